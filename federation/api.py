@@ -1,0 +1,48 @@
+"""DRF glue: the exception handler that renders :mod:`federation.errors` like every other error."""
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from rest_framework import exceptions as drf_exceptions
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from federation.errors import ApplicationError
+
+
+def exception_handler(exc, context):
+    """Render errors as ``{"error": {"code", "message", "field"}}``.
+
+    ``ApplicationError`` keeps its own status and field; DRF validation errors are flattened to the
+    first field and reason, so a client always finds one ``field`` and one ``message``.
+    """
+    if isinstance(exc, ApplicationError):
+        return Response({"error": exc.as_dict()}, status=exc.status)
+    if isinstance(exc, Http404):
+        exc = drf_exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = drf_exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    field, message = None, None
+    detail = response.data
+    if isinstance(detail, dict) and "detail" not in detail:
+        field, reasons = next(iter(detail.items()), (None, ""))
+        message = _first(reasons)
+        if field == "non_field_errors":
+            field = None
+    else:
+        message = _first(detail.get("detail") if isinstance(detail, dict) else detail)
+    code = getattr(exc, "default_code", "error")
+    response.data = {"error": {"code": code, "message": str(message), "field": field}}
+    return response
+
+
+def _first(value):
+    while isinstance(value, (list, tuple)) and value:
+        value = value[0]
+    if isinstance(value, dict):
+        key, inner = next(iter(value.items()))
+        return f"{key}: {_first(inner)}"
+    return value

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class FederationConfig(AppConfig):
+    name = "federation"
+    verbose_name = "Federasyon"

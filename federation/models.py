@@ -1,0 +1,71 @@
+"""Members of the federation: clubs and players. Roles are Django groups (see ``federation.roles``)."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
+
+
+class Club(models.Model):
+    """A member club, e.g. "Ankara Mangala Kulübü" in city "Ankara"."""
+
+    name = models.CharField(_("name"), max_length=120, unique=True)
+    short_name = models.CharField(_("short name"), max_length=12, blank=True)
+    city = models.CharField(_("city"), max_length=60, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    """A registered player. ``federation_id`` is unique across the federation.
+
+    ``rating`` is the current national rating in rating points (0 = unrated).
+    """
+
+    class Sex(models.TextChoices):
+        MALE = "m", _("male")
+        FEMALE = "f", _("female")
+
+    federation_id = models.CharField(_("federation id"), max_length=20, unique=True)
+    first_name = models.CharField(_("first name"), max_length=60)
+    last_name = models.CharField(_("last name"), max_length=60)
+    sex = models.CharField(_("sex"), max_length=1, choices=Sex.choices, blank=True)
+    birth_year = models.PositiveSmallIntegerField(_("birth year"), null=True, blank=True)
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
+    )
+    city = models.CharField(_("city"), max_length=60, blank=True)
+    rating = models.PositiveSmallIntegerField(_("rating"), default=0)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+    )
+
+    class Meta:
+        ordering = ["last_name", "first_name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        indexes = [models.Index(Lower("last_name"), name="player_last_name_ci")]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(birth_year__isnull=True) | models.Q(birth_year__gte=1900, birth_year__lte=2100),
+                name="player_birth_year_range",
+            ),
+            models.CheckConstraint(condition=models.Q(rating__lte=4000), name="player_rating_range"),
+        ]
+
+    def __str__(self) -> str:
+        return self.full_name
+
+    @property
+    def full_name(self) -> str:
+        """"Last, First" as on pairing lists and in TRF files."""
+        if self.first_name:
+            return f"{self.last_name}, {self.first_name}"
+        return self.last_name

@@ -1,0 +1,19 @@
+"""Root URL configuration: UI pages, the REST API (with OpenAPI schema) and the admin."""
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+urlpatterns = [
+    path("", include("tournaments.urls")),
+    path("", include("federation.urls_members")),
+    path("games/", include("games.urls")),
+    path("ratings/", include("ratings.urls")),
+    path("api/", include("federation.urls_api")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+]

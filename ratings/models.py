@@ -1,0 +1,1 @@
+"""No tables yet."""

@@ -1,0 +1,44 @@
+"""Crosstable as a PDF (WeasyPrint) — one row per player, round cells like ``12b1``, points and tie-breaks.
+
+The HTML comes from ``templates/tournaments/crosstable_pdf.html``; fonts are DejaVu Sans (Turkish
+letters ç ğ ı İ ö ş ü render), A4 landscape. Files are cached under ``MEDIA_ROOT/crosstables`` by
+tournament version, so a PDF is built once per change.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+
+from tournaments.models import Tournament
+from tournaments.selectors import tournament_crosstable
+
+
+def crosstable_pdf_bytes(*, tournament: Tournament, lang: str = "tr") -> bytes:
+    """Render the public crosstable of ``tournament`` to PDF bytes."""
+    from weasyprint import HTML  # imported here: Pango is needed only when a PDF is made
+
+    with translation.override(lang):
+        table = tournament_crosstable(tournament=tournament, public_only=True, lang=lang)
+        html = render_to_string(
+            "tournaments/crosstable_pdf.html", {"table": table, "t": tournament, "generated_at": timezone.now()}
+        )
+    return HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf()
+
+
+def crosstable_pdf_path(tournament: Tournament, lang: str = "tr") -> Path:
+    """Where the cached PDF of the tournament's current version lives."""
+    return Path(settings.MEDIA_ROOT) / "crosstables" / f"{tournament.slug}-v{tournament.version}-{lang}.pdf"
+
+
+def crosstable_pdf_build(*, tournament: Tournament, lang: str = "tr") -> Path:
+    """Build (or reuse) the cached PDF file of the current version and return its path."""
+    path = crosstable_pdf_path(tournament, lang)
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_bytes(crosstable_pdf_bytes(tournament=tournament, lang=lang))
+        tmp.replace(path)
+    return path

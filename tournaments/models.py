@@ -1,0 +1,312 @@
+"""Tournaments, entries, rounds, matches and set results.
+
+Thin models: what must never be stored wrong is a database constraint; everything else is checked by
+``tournaments.services`` with the rules engine (``games.engine``).
+
+Conventions: a match has a *white* entry (starts sets 1, 3, 5 — RULES.md "Match and tournament
+scoring") and a *black* entry; a bye has no black. Points are match points 1 / ½ / 0 stored as
+decimals with one place.
+"""
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+from federation.models import Player
+
+DEFAULT_TIEBREAKS = ["buchholz_cut1", "buchholz", "sonneborn_berger", "direct_encounter", "wins"]
+
+
+def default_tiebreaks() -> list[str]:
+    return list(DEFAULT_TIEBREAKS)
+
+
+class Tournament(models.Model):
+    """An event. ``sets_per_match`` is odd (3 by default; RULES.md); ``tiebreaks`` is an ordered list
+    of keys of ``tournaments.standings.TIEBREAKS``."""
+
+    class System(models.TextChoices):
+        SWISS = "swiss", _("Swiss (FIDE Dutch)")
+        ROUND_ROBIN = "round_robin", _("Round robin (Berger)")
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+
+    class Variant(models.TextChoices):
+        FEDERATION = "federation", _("federation rules")
+        KALE = "kale", _("kale (castle) variant")
+
+    slug = models.SlugField(_("slug"), max_length=80, unique=True)
+    name = models.CharField(_("name"), max_length=160)
+    start_date = models.DateField(_("start date"), null=True, blank=True)
+    end_date = models.DateField(_("end date"), null=True, blank=True)
+    venue = models.CharField(_("venue"), max_length=160, blank=True)
+    city = models.CharField(_("city"), max_length=60, blank=True)
+    system = models.CharField(_("system"), max_length=16, choices=System.choices, default=System.SWISS)
+    rounds_total = models.PositiveSmallIntegerField(_("number of rounds"))
+    double_round_robin = models.BooleanField(_("double round robin"), default=False)
+    sets_per_match = models.PositiveSmallIntegerField(_("sets per match"), default=3)
+    variant = models.CharField(_("variant"), max_length=16, choices=Variant.choices, default=Variant.FEDERATION)
+    tiebreaks = models.JSONField(_("tie-break order"), default=default_tiebreaks, blank=True)
+    bye_points = models.DecimalField(_("points for a pairing bye"), max_digits=2, decimal_places=1, default=Decimal("1.0"))
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.DRAFT)
+    standings_published_at = models.DateTimeField(_("standings published at"), null=True, blank=True)
+    chief_arbiter = models.CharField(_("chief arbiter"), max_length=120, blank=True)
+    time_control = models.CharField(_("time control"), max_length=120, blank=True)
+    imported_from_trf = models.BooleanField(default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        ordering = ["-start_date", "name"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        constraints = [
+            models.CheckConstraint(condition=Q(rounds_total__gte=1, rounds_total__lte=99), name="tournament_rounds_range"),
+            models.CheckConstraint(
+                condition=Q(sets_per_match__in=[1, 3, 5, 7]), name="tournament_sets_per_match_odd"
+            ),
+            models.CheckConstraint(
+                condition=Q(bye_points__in=[Decimal("0"), Decimal("0.5"), Decimal("1")]), name="tournament_bye_points"
+            ),
+            models.CheckConstraint(
+                condition=Q(start_date__isnull=True) | Q(end_date__isnull=True) | Q(end_date__gte=F("start_date")),
+                name="tournament_dates_ordered",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def standings_published(self) -> bool:
+        return self.standings_published_at is not None
+
+
+class TournamentRole(models.Model):
+    """A person's role in one tournament (organiser or referee)."""
+
+    class Role(models.TextChoices):
+        ORGANISER = "organiser", _("organiser")
+        REFEREE = "referee", _("referee")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="roles")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_roles")
+    role = models.CharField(max_length=12, choices=Role.choices)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tournament", "user", "role"], name="tournament_role_unique")]
+
+
+class Entry(models.Model):
+    """A player's entry in a tournament. ``start_no`` is the starting (pairing) number, 1 = top seed."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    start_no = models.PositiveSmallIntegerField(_("starting number"))
+    rating = models.PositiveSmallIntegerField(_("rating"), default=0)
+    withdrawn = models.BooleanField(_("withdrawn"), default=False)
+    withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "start_no"]
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "start_no"], name="entry_unique_start_no"),
+            models.UniqueConstraint(fields=["tournament", "player"], name="entry_unique_player"),
+            models.CheckConstraint(condition=Q(start_no__gte=1), name="entry_start_no_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.start_no}. {self.player.full_name}"
+
+
+class Round(models.Model):
+    """A round: draft → paired → published → closed."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        PAIRED = "paired", _("paired")
+        PUBLISHED = "published", _("published")
+        CLOSED = "closed", _("closed")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(_("round"))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.DRAFT)
+    paired_at = models.DateTimeField(null=True, blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    modified_by_hand = models.BooleanField(_("modified by hand"), default=False)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} – {self.number}. tur"
+
+    @property
+    def is_public(self) -> bool:
+        return self.status in (self.Status.PUBLISHED, self.Status.CLOSED)
+
+
+class CoinToss(models.Model):
+    """The recorded coin toss (kura, Kural 5) that gives white on board 1 in round 1.
+
+    ``outcome`` is the colour of the top seed: ``"w"`` or ``"b"``; the other boards alternate
+    (FIDE C.04.3 initial colour). ``seed`` reproduces the toss.
+    """
+
+    round = models.OneToOneField(Round, on_delete=models.CASCADE, related_name="coin_toss")
+    seed = models.CharField(max_length=64)
+    outcome = models.CharField(max_length=1, choices=[("w", _("white")), ("b", _("black"))])
+    tossed_at = models.DateTimeField()
+    tossed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(outcome__in=["w", "b"]), name="coin_toss_outcome")]
+
+
+class Match(models.Model):
+    """One board of a round, or a bye.
+
+    ``kind``: ``game`` (white v black) or ``bye`` (white only; ``bye_kind`` says which).
+    ``forfeit``: who did not appear (``white``, ``black``, ``both``) — a forfeit is not a played game.
+    ``white_points``/``black_points``: match points (1, 0.5, 0); null until the result is entered.
+    """
+
+    class Kind(models.TextChoices):
+        GAME = "game", _("game")
+        BYE = "bye", _("bye")
+
+    class ByeKind(models.TextChoices):
+        PAIRING = "pab", _("pairing-allocated bye")
+        HALF = "half", _("half-point bye")
+        FULL = "full", _("full-point bye")
+        ZERO = "zero", _("zero-point bye / absent")
+
+    class Forfeit(models.TextChoices):
+        NONE = "", _("none")
+        WHITE = "white", _("white forfeited")
+        BLACK = "black", _("black forfeited")
+        BOTH = "both", _("both forfeited")
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    board = models.PositiveSmallIntegerField(_("board"))
+    kind = models.CharField(max_length=4, choices=Kind.choices, default=Kind.GAME)
+    bye_kind = models.CharField(max_length=4, choices=ByeKind.choices, blank=True)
+    white = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="matches_as_white")
+    black = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="matches_as_black")
+    forfeit = models.CharField(max_length=5, choices=Forfeit.choices, blank=True, default="")
+    white_points = models.DecimalField(max_digits=2, decimal_places=1, null=True, blank=True)
+    black_points = models.DecimalField(max_digits=2, decimal_places=1, null=True, blank=True)
+    rated = models.BooleanField(default=True)
+    result_entered_at = models.DateTimeField(null=True, blank=True)
+    result_entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        ordering = ["round", "board"]
+        verbose_name_plural = "matches"
+        constraints = [
+            models.UniqueConstraint(fields=["round", "board"], name="match_unique_board"),
+            models.CheckConstraint(condition=Q(board__gte=1), name="match_board_positive"),
+            models.CheckConstraint(
+                condition=Q(kind="game", black__isnull=False, bye_kind="")
+                | Q(kind="bye", black__isnull=True, forfeit="", bye_kind__in=["pab", "half", "full", "zero"]),
+                name="match_kind_shape",
+            ),
+            models.CheckConstraint(condition=~Q(white=F("black")), name="match_not_self"),
+            models.CheckConstraint(
+                condition=Q(white_points__isnull=True) | Q(white_points__in=[Decimal("0"), Decimal("0.5"), Decimal("1")]),
+                name="match_white_points_values",
+            ),
+            models.CheckConstraint(
+                condition=Q(black_points__isnull=True) | Q(black_points__in=[Decimal("0"), Decimal("0.5"), Decimal("1")]),
+                name="match_black_points_values",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="bye", black_points__isnull=True)
+                | Q(white_points__isnull=True, black_points__isnull=True)
+                | Q(white_points__isnull=False, black_points__isnull=False),
+                name="match_points_both_or_none",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.kind == self.Kind.BYE:
+            return f"{self.board}: {self.white} – bye"
+        return f"{self.board}: {self.white} – {self.black}"
+
+    @property
+    def has_result(self) -> bool:
+        return self.white_points is not None
+
+
+class SetResult(models.Model):
+    """One set of a match (RULES.md: sets 1..n; white starts odd sets, black even ones).
+
+    ``white_stones``/``black_stones`` are the *recorded* stones (sum 48) after Kural 14.5 is applied;
+    ``white_store``/``black_store`` keep what the stores held at a withdrawal.
+    """
+
+    class Termination(models.TextChoices):
+        COMPLETED = "completed", _("completed")
+        WHITE_WITHDREW = "white_withdrew", _("white withdrew")
+        BLACK_WITHDREW = "black_withdrew", _("black withdrew")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="sets")
+    number = models.PositiveSmallIntegerField()
+    starter = models.CharField(max_length=5, choices=[("white", _("white")), ("black", _("black"))])
+    white_stones = models.PositiveSmallIntegerField()
+    black_stones = models.PositiveSmallIntegerField()
+    termination = models.CharField(max_length=16, choices=Termination.choices, default=Termination.COMPLETED)
+    white_store = models.PositiveSmallIntegerField(null=True, blank=True)
+    black_store = models.PositiveSmallIntegerField(null=True, blank=True)
+    moves = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="set_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1, number__lte=7), name="set_number_range"),
+            models.CheckConstraint(condition=Q(white_stones__lte=48, black_stones__lte=48), name="set_stones_range"),
+            models.CheckConstraint(
+                condition=Q(white_stones=48 - F("black_stones")), name="set_stones_sum_48"
+            ),
+            models.CheckConstraint(condition=Q(starter__in=["white", "black"]), name="set_starter_values"),
+        ]
+
+    @property
+    def white_margin(self) -> int:
+        """White's stone margin in this set: own stones − 24 (Kural 14.4)."""
+        return self.white_stones - 24
+
+
+class PairingChange(models.Model):
+    """A hand change of a pairing before publication: who, when, why, before and after."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="changes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    at = models.DateTimeField(auto_now_add=True)
+    reason = models.TextField()
+    before = models.JSONField()
+    after = models.JSONField()
+
+    class Meta:
+        ordering = ["round", "at"]

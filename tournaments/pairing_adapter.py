@@ -1,0 +1,123 @@
+"""Loads what a pairing needs from the database into the pure pairing core and back.
+
+The pure generators live in :mod:`tournaments.pairing` (FIDE Dutch C.04.3, Berger C.05 Annex 1);
+this module only translates rows to :class:`tournaments.pairing.PairingPlayer` values and the
+generator's boards to ``(white_start_no, black_start_no | None, bye_kind)`` triples.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Iterable
+
+from django.utils.translation import gettext as _
+
+from federation.errors import ValidationFailed
+from tournaments.models import Entry, Match, Tournament
+from tournaments.pairing import PairingError, PairingPlayer, RoundRecord, berger_round, pair_dutch
+
+Board = tuple[int, "int | None", str]
+
+
+def match_codes(match: Match) -> tuple[str, str | None]:
+    """TRF-16 result codes ``(white_code, black_code)`` of a stored match.
+
+    Game: ``1``/``=``/``0``; forfeits ``+``/``-``; unrated results ``W``/``D``/``L``; a bye:
+    ``U`` (pairing-allocated), ``H``, ``F``, ``Z``; no result yet: ``""``.
+    """
+    if match.kind == Match.Kind.BYE:
+        return {"pab": "U", "half": "H", "full": "F", "zero": "Z"}[match.bye_kind], None
+    if match.forfeit:
+        return {"white": ("-", "+"), "black": ("+", "-"), "both": ("-", "-")}[match.forfeit]
+    if match.white_points is None:
+        return "", ""
+    w = float(match.white_points)
+    if match.rated:
+        table = {1.0: ("1", "0"), 0.5: ("=", "="), 0.0: ("0", "1")}
+    else:
+        table = {1.0: ("W", "L"), 0.5: ("D", "D"), 0.0: ("L", "W")}
+    return table[w]
+
+
+def match_points(match: Match, tournament: Tournament) -> tuple[float, float | None]:
+    """Match points scored by white and black (``None`` for a bye's missing black)."""
+    w = float(match.white_points) if match.white_points is not None else 0.0
+    b = float(match.black_points) if match.black_points is not None else (None if match.black_id is None else 0.0)
+    return w, b
+
+
+def history_by_entry(entries: Iterable[Entry], matches: Iterable[Match], rounds: int) -> dict[int, list[RoundRecord]]:
+    """Per entry id, one :class:`RoundRecord` per round 1..``rounds`` (absent rounds: no opponent, code ``Z``)."""
+    start_no = {e.id: e.start_no for e in entries}
+    per_round: dict[int, dict[int, RoundRecord]] = defaultdict(dict)
+    for m in matches:
+        wc, bc = match_codes(m)
+        r = m.round.number
+        if m.black_id is None:
+            per_round[m.white_id][r] = RoundRecord(opponent=None, colour=None, code=wc)
+        else:
+            per_round[m.white_id][r] = RoundRecord(opponent=start_no[m.black_id], colour="w", code=wc)
+            per_round[m.black_id][r] = RoundRecord(opponent=start_no[m.white_id], colour="b", code=bc)
+    absent = RoundRecord(opponent=None, colour=None, code="Z")
+    return {eid: [per_round[eid].get(r, absent) for r in range(1, rounds + 1)] for eid in start_no}
+
+
+def pair_next_round(*, tournament: Tournament, entries: list[Entry], round_no: int, first_colour: str) -> list[Board]:
+    """Boards of round ``round_no`` in board order: ``(white, black | None, bye_kind)`` by start number.
+
+    Swiss: FIDE Dutch over the players not withdrawn; the pairing-allocated bye is ``"pab"``.
+    Round robin: the Berger table of the whole field (C.05 Annex 1; a withdrawn player's games
+    become zero-point absences, "zero"); ``first_colour`` ``"b"`` reverses the table's colours.
+    Raises ValidationFailed when the pairing core finds no legal pairing.
+    """
+    try:
+        if tournament.system == Tournament.System.ROUND_ROBIN:
+            return _round_robin(tournament, entries, round_no, first_colour)
+        return _swiss(tournament, entries, round_no, first_colour)
+    except PairingError as exc:
+        raise ValidationFailed(_("No pairing possible: %(r)s") % {"r": exc}) from exc
+
+
+def _swiss(tournament: Tournament, entries: list[Entry], round_no: int, first_colour: str) -> list[Board]:
+    matches = list(
+        Match.objects.filter(round__tournament=tournament, round__number__lt=round_no).select_related("round")
+    )
+    hist = history_by_entry(entries, matches, round_no - 1)
+    points: dict[int, float] = defaultdict(float)
+    for m in matches:
+        w, b = match_points(m, tournament)
+        points[m.white_id] += w
+        if m.black_id is not None:
+            points[m.black_id] += b or 0.0
+    players = [
+        PairingPlayer(
+            id=e.start_no, rating=e.rating, points=points[e.id], history=tuple(hist[e.id]), available=not e.withdrawn
+        )
+        for e in entries
+    ]
+    pairs = pair_dutch(players, round_no=round_no, total_rounds=tournament.rounds_total, first_colour=first_colour)
+    boards: list[Board] = [(p.white, p.black, "") for p in pairs if p.black is not None]
+    boards += [(p.white, None, "pab") for p in pairs if p.black is None]
+    return boards
+
+
+def _round_robin(tournament: Tournament, entries: list[Entry], round_no: int, first_colour: str) -> list[Board]:
+    n = len(entries)
+    pairs = berger_round(n, round_no, double=tournament.double_round_robin)
+    by_no = {e.start_no: e for e in entries}
+    boards: list[Board] = []
+    byes: list[Board] = []
+    for white, black in pairs:
+        if first_colour == "b":
+            white, black = black, white
+        ids = [x for x in (white, black) if x in by_no]
+        if len(ids) == 1:
+            byes.append((ids[0], None, "zero"))  # the Berger dummy: a free round, no points
+            continue
+        w_out, b_out = by_no[white].withdrawn, by_no[black].withdrawn
+        if w_out or b_out:
+            for x, out in ((white, w_out), (black, b_out)):
+                if not out:
+                    byes.append((x, None, "full"))
+            continue
+        boards.append((white, black, ""))
+    return boards + byes

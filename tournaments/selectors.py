@@ -1,0 +1,281 @@
+"""Reads: tournaments, rounds, standings and crosstables, each loaded with a fixed number of queries.
+
+Standings and crosstables load every entry, match and set of a tournament once into the pure
+standings core's dataclasses (:mod:`tournaments.standings`), then compute — no query in a loop.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from django.db.models import Prefetch, QuerySet
+
+from tournaments import access
+from tournaments.models import Entry, Match, Round, SetResult, Tournament
+from tournaments.standings import (
+    TIEBREAKS,
+    PlayerRecord,
+    RoundEntry,
+    RoundKind,
+    compute_standings,
+    tiebreak_label,
+)
+
+
+def tournament_list(*, user=None) -> QuerySet[Tournament]:
+    """All tournaments, newest first, with their entry counts."""
+    from django.db.models import Count
+
+    return Tournament.objects.annotate(n_entries=Count("entries")).order_by("-start_date", "-id")
+
+
+def visible_rounds(*, tournament: Tournament, user=None) -> list[Round]:
+    """Rounds the user may see: published and closed ones for the public; all for organisers and referees."""
+    rounds = list(tournament.rounds.all().select_related("coin_toss").order_by("number"))
+    if user is not None and access.can_enter_results(user, tournament):
+        return rounds
+    return [r for r in rounds if r.is_public]
+
+
+def round_boards(*, round: Round) -> list[Match]:
+    """The boards of ``round`` with players and sets, in board order."""
+    return list(
+        round.matches.select_related("white__player__club", "black__player__club")
+        .prefetch_related(Prefetch("sets", queryset=SetResult.objects.order_by("number")))
+        .order_by("board")
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Standings
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StandingLine:
+    """One row of a standings table as pages, PDFs, the API and the CLI show it."""
+
+    rank: int
+    shared: bool
+    start_no: int
+    entry_id: int
+    name: str
+    club: str
+    rating: int
+    points: float
+    tiebreaks: tuple[float, ...]
+    withdrawn: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """A standings table: ``tiebreak_keys``/``tiebreak_labels`` name the columns of ``lines``' tie-breaks."""
+
+    tournament_id: int
+    rounds: int
+    tiebreak_keys: tuple[str, ...]
+    tiebreak_labels: tuple[str, ...]
+    lines: tuple[StandingLine, ...]
+
+
+@dataclass(slots=True)
+class _Loaded:
+    entries: list[Entry]
+    matches: list[Match]
+    sets_by_match: dict[int, list[SetResult]] = field(default_factory=dict)
+
+
+def _load(tournament: Tournament, *, max_round: int | None, public_only: bool) -> _Loaded:
+    entries = list(tournament.entries.select_related("player__club").order_by("start_no"))
+    qs = Match.objects.filter(round__tournament=tournament).select_related("round")
+    if public_only:
+        qs = qs.filter(round__status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED])
+    if max_round is not None:
+        qs = qs.filter(round__number__lte=max_round)
+    matches = list(qs)
+    sets_by_match: dict[int, list[SetResult]] = defaultdict(list)
+    for s in SetResult.objects.filter(match__in=[m.id for m in matches]).order_by("match_id", "number"):
+        sets_by_match[s.match_id].append(s)
+    return _Loaded(entries, matches, sets_by_match)
+
+
+_BYE_KIND = {
+    "pab": RoundKind.PAIRING_BYE,
+    "half": RoundKind.HALF_BYE,
+    "full": RoundKind.FULL_BYE,
+    "zero": RoundKind.ZERO_BYE,
+}
+
+
+def player_records(tournament: Tournament, loaded: _Loaded, rounds: int) -> list[PlayerRecord]:
+    """Translate stored matches to :class:`PlayerRecord` values (ids are start numbers).
+
+    A match without a result yet counts as not played. Set points and stone margins come from the
+    stored sets (RULES.md "Stone margin"); a match without set detail carries ``None``.
+    """
+    by_id = {e.id: e for e in loaded.entries}
+    per: dict[int, dict[int, RoundEntry]] = defaultdict(dict)
+    for m in loaded.matches:
+        r = m.round.number
+        if r > rounds:
+            continue
+        if m.kind == Match.Kind.BYE:
+            pts = float(m.white_points or 0)
+            per[m.white_id][r] = RoundEntry(round=r, kind=_BYE_KIND[m.bye_kind], points=pts)
+            continue
+        if m.white_points is None:
+            continue
+        w_pts, b_pts = float(m.white_points), float(m.black_points)
+        sets = loaded.sets_by_match.get(m.id, [])
+        if sets:
+            w_sp = sum(1.0 if s.white_stones > 24 else 0.5 if s.white_stones == 24 else 0.0 for s in sets)
+            b_sp = len(sets) - w_sp
+            w_margin = sum(s.white_stones - 24 for s in sets)
+            w_detail, b_detail = (w_sp, w_margin), (b_sp, -w_margin)
+        else:
+            w_detail = b_detail = (None, None)
+        white_no, black_no = by_id[m.white_id].start_no, by_id[m.black_id].start_no
+        if m.forfeit:
+            w_kind = RoundKind.FORFEIT_WIN if w_pts > 0 else RoundKind.FORFEIT_LOSS
+            b_kind = RoundKind.FORFEIT_WIN if b_pts > 0 else RoundKind.FORFEIT_LOSS
+        else:
+            w_kind = b_kind = RoundKind.PLAYED
+        per[m.white_id][r] = RoundEntry(
+            round=r, kind=w_kind, points=w_pts, opponent=black_no, colour="w",
+            set_points=w_detail[0], stone_margin=w_detail[1],
+        )
+        per[m.black_id][r] = RoundEntry(
+            round=r, kind=b_kind, points=b_pts, opponent=white_no, colour="b",
+            set_points=b_detail[0], stone_margin=b_detail[1],
+        )
+    records = []
+    for e in loaded.entries:
+        rows = tuple(
+            per[e.id].get(r) or RoundEntry(round=r, kind=RoundKind.ABSENT, points=0.0) for r in range(1, rounds + 1)
+        )
+        records.append(PlayerRecord(id=e.start_no, name=e.player.full_name, rating=e.rating, rounds=rows))
+    return records
+
+
+def _rounds_with_results(loaded: _Loaded) -> int:
+    done = [m.round.number for m in loaded.matches if m.white_points is not None]
+    return max(done, default=0)
+
+
+def tournament_standings(
+    *, tournament: Tournament, public_only: bool = False, after_round: int | None = None, lang: str = "tr"
+) -> Standings:
+    """Standings after ``after_round`` (default: the last round with a result), with the tournament's
+    tie-breaks in order (``tournaments.standings``, FIDE C.07). ``public_only`` counts only published
+    rounds."""
+    loaded = _load(tournament, max_round=after_round, public_only=public_only)
+    rounds = after_round if after_round is not None else _rounds_with_results(loaded)
+    keys = tuple(k for k in (tournament.tiebreaks or []) if k in TIEBREAKS)
+    records = player_records(tournament, loaded, rounds)
+    rows = compute_standings(records, tiebreaks=keys, rounds=rounds) if records else []
+    by_no = {e.start_no: e for e in loaded.entries}
+    lines = []
+    for row in rows:
+        e = by_no[row.player_id]
+        lines.append(
+            StandingLine(
+                rank=row.rank, shared=row.shared, start_no=e.start_no, entry_id=e.id, name=e.player.full_name,
+                club=e.player.club.name if e.player.club else e.player.city, rating=e.rating,
+                points=row.points, tiebreaks=tuple(row.tiebreaks), withdrawn=e.withdrawn,
+            )
+        )
+    return Standings(
+        tournament_id=tournament.id, rounds=rounds, tiebreak_keys=keys,
+        tiebreak_labels=tuple(tiebreak_label(k, lang) for k in keys), lines=tuple(lines),
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Crosstable
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CrossCell:
+    """One round of one player: ``text`` like ``12b1`` (opponent's start number, colour, points),
+    ``+`` / ``-`` for forfeits, ``bye½`` etc. for byes, empty when absent."""
+
+    text: str
+    opponent: int | None
+    colour: str | None
+    points: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class CrossRow:
+    line: StandingLine
+    cells: tuple[CrossCell, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Crosstable:
+    tournament: Tournament
+    standings: Standings
+    rows: tuple[CrossRow, ...]
+    round_numbers: tuple[int, ...]
+
+
+def _fmt_points(p: float | None) -> str:
+    if p is None:
+        return ""
+    return {1.0: "1", 0.5: "½", 0.0: "0"}.get(p, f"{p:g}")
+
+
+def tournament_crosstable(*, tournament: Tournament, public_only: bool = True, lang: str = "tr") -> Crosstable:
+    """Crosstable in standings order: one row per player, one cell per round (``12b1``)."""
+    standings = tournament_standings(tournament=tournament, public_only=public_only, lang=lang)
+    loaded = _load(tournament, max_round=None, public_only=public_only)
+    rounds = standings.rounds
+    by_id = {e.id: e for e in loaded.entries}
+    cells: dict[int, dict[int, CrossCell]] = defaultdict(dict)
+    for m in loaded.matches:
+        r = m.round.number
+        if r > rounds:
+            continue
+        if m.kind == Match.Kind.BYE:
+            label = {"pab": "bye", "half": "bye", "full": "bye", "zero": "—"}[m.bye_kind]
+            p = float(m.white_points or 0)
+            cells[m.white_id][r] = CrossCell(f"{label} {_fmt_points(p)}".strip(), None, None, p)
+            continue
+        w, b = by_id[m.white_id], by_id[m.black_id]
+        wp = float(m.white_points) if m.white_points is not None else None
+        bp = float(m.black_points) if m.black_points is not None else None
+        if m.forfeit:
+            wt = f"{b.start_no}w" + ("+" if (wp or 0) > 0 else "-")
+            bt = f"{w.start_no}b" + ("+" if (bp or 0) > 0 else "-")
+        else:
+            wt = f"{b.start_no}w{_fmt_points(wp)}"
+            bt = f"{w.start_no}b{_fmt_points(bp)}"
+        cells[m.white_id][r] = CrossCell(wt, b.start_no, "w", wp)
+        cells[m.black_id][r] = CrossCell(bt, w.start_no, "b", bp)
+    empty = CrossCell("", None, None, None)
+    rows = tuple(
+        CrossRow(line, tuple(cells[line.entry_id].get(r, empty) for r in range(1, rounds + 1)))
+        for line in standings.lines
+    )
+    return Crosstable(tournament=tournament, standings=standings, rows=rows, round_numbers=tuple(range(1, rounds + 1)))
+
+
+def standings_as_dicts(standings: Standings) -> list[dict]:
+    """JSON-ready rows: ``rank``, ``start_no``, ``name``, ``club``, ``rating``, ``points`` and one key
+    per tie-break (its registry key)."""
+    out = []
+    for line in standings.lines:
+        row = {
+            "rank": line.rank, "shared": line.shared, "start_no": line.start_no, "name": line.name,
+            "club": line.club, "rating": line.rating, "points": line.points, "withdrawn": line.withdrawn,
+        }
+        for key, value in zip(standings.tiebreak_keys, line.tiebreaks):
+            row[key] = value
+        out.append(row)
+    return out
+
+
+def tiebreak_keys_valid() -> Sequence[str]:
+    return sorted(TIEBREAKS)

@@ -1,0 +1,467 @@
+"""Every write to tournaments goes through one of these functions.
+
+Style: ``<entity>_<action>``, keyword-only, ``@transaction.atomic`` — a refusal raises a
+:class:`federation.errors.ApplicationError` and nothing is half-saved. The pure cores do the
+thinking: ``games.engine`` (set and match results), ``tournaments.pairing`` (pairings),
+``tournaments.standings`` (tie-breaks).
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Sequence
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+import games.engine as engine
+from federation.errors import Conflict, ValidationFailed
+from federation.models import Player
+from tournaments import access
+from tournaments.models import CoinToss, Entry, Match, PairingChange, Round, SetResult, Tournament
+from tournaments.pairing_adapter import pair_next_round
+from tournaments.standings import TIEBREAKS
+
+ONE = Decimal("1")
+HALF = Decimal("0.5")
+ZERO = Decimal("0")
+
+
+# --------------------------------------------------------------------------------------------
+# Tournaments and entries
+# --------------------------------------------------------------------------------------------
+
+
+def unique_slug(name: str, *, model=Tournament) -> str:
+    """A slug of ``name`` (Turkish letters transliterated) not used yet: ``spring-open-2011``, ``…-2``."""
+    base = slugify(name.translate(str.maketrans("çğıöşüÇĞİÖŞÜ", "cgiosuCGIOSU")))[:70] or "turnuva"
+    slug, n = base, 1
+    while model.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+def _check_tiebreaks(keys: Sequence[str]) -> list[str]:
+    unknown = [k for k in keys if k not in TIEBREAKS]
+    if unknown:
+        raise ValidationFailed(
+            _("Unknown tie-break %(key)s; valid keys: %(valid)s")
+            % {"key": unknown[0], "valid": ", ".join(sorted(TIEBREAKS))},
+            field="tiebreaks",
+        )
+    return list(keys)
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    name: str,
+    rounds_total: int,
+    system: str = Tournament.System.SWISS,
+    start_date=None,
+    end_date=None,
+    city: str = "",
+    venue: str = "",
+    sets_per_match: int = 3,
+    variant: str = Tournament.Variant.FEDERATION,
+    tiebreaks: Sequence[str] | None = None,
+    double_round_robin: bool = False,
+    created_by=None,
+    slug: str | None = None,
+) -> Tournament:
+    """Create a tournament in status ``draft``.
+
+    Raises ValidationFailed for an even ``sets_per_match`` (RULES.md: odd, 3 by default), rounds
+    outside 1..99, end before start, or an unknown tie-break key.
+    """
+    if created_by is not None:
+        access.require(access.can_create_tournament(created_by), _("Only organisers can create tournaments."))
+    if not name or not name.strip():
+        raise ValidationFailed(_("A tournament needs a name."), field="name")
+    if sets_per_match not in (1, 3, 5, 7):
+        raise ValidationFailed(_("Sets per match must be odd (1, 3, 5 or 7)."), field="sets_per_match")
+    if not 1 <= int(rounds_total) <= 99:
+        raise ValidationFailed(_("The number of rounds must be between 1 and 99."), field="rounds_total")
+    if start_date and end_date and end_date < start_date:
+        raise ValidationFailed(_("The end date is before the start date."), field="end_date")
+    if system not in Tournament.System.values:
+        raise ValidationFailed(_("Unknown pairing system %(s)s.") % {"s": system}, field="system")
+    tiebreaks = _check_tiebreaks(tiebreaks if tiebreaks is not None else Tournament._meta.get_field("tiebreaks").default())
+    return Tournament.objects.create(
+        slug=slug or unique_slug(name),
+        name=name.strip(),
+        rounds_total=rounds_total,
+        system=system,
+        start_date=start_date,
+        end_date=end_date,
+        city=city,
+        venue=venue,
+        sets_per_match=sets_per_match,
+        variant=variant,
+        tiebreaks=tiebreaks,
+        double_round_robin=double_round_robin,
+        created_by=created_by if getattr(created_by, "is_authenticated", False) else None,
+    )
+
+
+@transaction.atomic
+def tournament_update_tiebreaks(*, tournament: Tournament, tiebreaks: Sequence[str], user=None) -> Tournament:
+    """Set the ordered tie-break keys (a tournament setting)."""
+    if user is not None:
+        access.require(access.can_organise(user, tournament))
+    tournament.tiebreaks = _check_tiebreaks(tiebreaks)
+    tournament.version += 1
+    tournament.save(update_fields=["tiebreaks", "version"])
+    return tournament
+
+
+def _first_round_paired(tournament: Tournament) -> bool:
+    return tournament.rounds.exclude(status=Round.Status.DRAFT).exists()
+
+
+@transaction.atomic
+def entry_add(*, tournament: Tournament, player: Player, user=None) -> Entry:
+    """Enter ``player``; starting numbers are re-sorted by rating (desc), then name (C.04.2 A.2).
+
+    Raises Conflict after round 1 is paired (late entries: next issue) or if already entered.
+    """
+    if user is not None:
+        access.require(access.can_organise(user, tournament))
+    if _first_round_paired(tournament):
+        raise Conflict(_("Round 1 is already paired; late entries are not supported yet."), field="player")
+    if tournament.entries.filter(player=player).exists():
+        raise Conflict(_("%(p)s is already entered.") % {"p": player.full_name}, field="player")
+    last = tournament.entries.aggregate(m=Max("start_no"))["m"] or 0
+    entry = Entry.objects.create(tournament=tournament, player=player, start_no=last + 1, rating=player.rating)
+    entries_sort(tournament=tournament)
+    entry.refresh_from_db()
+    return entry
+
+
+@transaction.atomic
+def entries_sort(*, tournament: Tournament) -> None:
+    """Give starting numbers 1..n by rating (desc), then name, then federation id (C.04.2 A.2)."""
+    entries = list(tournament.entries.select_related("player"))
+    entries.sort(key=lambda e: (-e.rating, e.player.last_name.casefold(), e.player.first_name.casefold(), e.player.federation_id))
+    # two passes so the unique (tournament, start_no) constraint holds at every step
+    for i, e in enumerate(entries, start=1):
+        Entry.objects.filter(pk=e.pk).update(start_no=10000 + i)
+    for i, e in enumerate(entries, start=1):
+        Entry.objects.filter(pk=e.pk).update(start_no=i)
+
+
+@transaction.atomic
+def entry_withdraw(*, entry: Entry, user=None) -> Entry:
+    """Withdraw ``entry`` from the following rounds (it is not paired any more)."""
+    if user is not None:
+        access.require(access.can_organise(user, entry.tournament))
+    last = entry.tournament.rounds.exclude(status=Round.Status.DRAFT).aggregate(m=Max("number"))["m"] or 0
+    entry.withdrawn = True
+    entry.withdrawn_after_round = last
+    entry.save(update_fields=["withdrawn", "withdrawn_after_round"])
+    return entry
+
+
+# --------------------------------------------------------------------------------------------
+# Rounds
+# --------------------------------------------------------------------------------------------
+
+
+def coin_toss_outcome(seed: str) -> str:
+    """The colour of the top seed on board 1 decided by ``seed``: ``"w"`` or ``"b"``.
+
+    The first byte of SHA-256(seed) decides: even → white. Anyone can re-check a published seed.
+    """
+    return "w" if hashlib.sha256(seed.encode()).digest()[0] % 2 == 0 else "b"
+
+
+@transaction.atomic
+def round_pair(*, tournament: Tournament, user=None, coin_seed: str | None = None) -> Round:
+    """Pair the next round and store its boards (status ``paired``, not public yet).
+
+    Round 1 starts with a recorded coin toss (Kural 5): ``coin_seed`` (random when omitted)
+    decides the colour of the top seed; the pairing system does the rest (FIDE C.04.3 / C.05).
+    Raises Conflict when the previous round is not closed, all rounds are paired, or fewer than two
+    players are available; ValidationFailed when no legal pairing exists.
+    """
+    if user is not None:
+        access.require(access.can_organise(user, tournament), _("Only the organiser can pair rounds."))
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    last = tournament.rounds.order_by("-number").first()
+    if last is not None and last.status != Round.Status.CLOSED:
+        raise Conflict(_("Round %(n)d is not closed yet.") % {"n": last.number})
+    number = (last.number if last else 0) + 1
+    if number > tournament.rounds_total:
+        raise Conflict(_("All %(n)d rounds are already paired.") % {"n": tournament.rounds_total})
+    entries = list(tournament.entries.select_related("player").order_by("start_no"))
+    active = [e for e in entries if not e.withdrawn]
+    if len(active) < 2:
+        raise Conflict(_("At least two players are needed to pair a round."))
+
+    toss = None
+    if number == 1:
+        seed = coin_seed or secrets.token_hex(16)
+        toss = (seed, coin_toss_outcome(seed))
+        first_colour = toss[1]
+    else:
+        first_colour = tournament.rounds.get(number=1).coin_toss.outcome if hasattr(
+            tournament.rounds.get(number=1), "coin_toss"
+        ) else "w"
+
+    boards = pair_next_round(tournament=tournament, entries=entries, round_no=number, first_colour=first_colour)
+    rnd = Round.objects.create(tournament=tournament, number=number, status=Round.Status.PAIRED, paired_at=timezone.now())
+    if toss:
+        CoinToss.objects.create(
+            round=rnd, seed=toss[0], outcome=toss[1], tossed_at=timezone.now(),
+            tossed_by=user if getattr(user, "is_authenticated", False) else None,
+        )
+    by_no = {e.start_no: e for e in entries}
+    for board_no, (white_no, black_no, bye_kind) in enumerate(boards, start=1):
+        m = Match(round=rnd, board=board_no, white=by_no[white_no])
+        if black_no is None:
+            m.kind = Match.Kind.BYE
+            m.bye_kind = bye_kind
+            m.white_points = {"pab": tournament.bye_points, "half": HALF, "full": ONE, "zero": ZERO}[bye_kind]
+        else:
+            m.black = by_no[black_no]
+        m.save()
+    if tournament.status == Tournament.Status.DRAFT:
+        tournament.status = Tournament.Status.RUNNING
+    tournament.version += 1
+    tournament.save(update_fields=["status", "version"])
+    return rnd
+
+
+@transaction.atomic
+def round_publish(*, round: Round, user=None) -> Round:
+    """Make a paired round's pairing list public (paired → published)."""
+    if user is not None:
+        access.require(access.can_organise(user, round.tournament), _("Only the organiser can publish pairings."))
+    round = Round.objects.select_for_update().get(pk=round.pk)
+    if round.status != Round.Status.PAIRED:
+        raise Conflict(_("Only a paired round can be published (this one is %(s)s).") % {"s": round.get_status_display()})
+    round.status = Round.Status.PUBLISHED
+    round.published_at = timezone.now()
+    round.save(update_fields=["status", "published_at"])
+    return round
+
+
+@transaction.atomic
+def round_close(*, round: Round, user=None) -> Round:
+    """Close a published round once every board has a result (published → closed)."""
+    if user is not None:
+        access.require(access.can_organise(user, round.tournament), _("Only the organiser can close rounds."))
+    round = Round.objects.select_for_update().get(pk=round.pk)
+    if round.status != Round.Status.PUBLISHED:
+        raise Conflict(_("Only a published round can be closed."))
+    missing = [m.board for m in round.matches.all() if m.white_points is None]
+    if missing:
+        raise Conflict(
+            _("Boards without a result: %(b)s.") % {"b": ", ".join(str(b) for b in missing)}, field="matches"
+        )
+    round.status = Round.Status.CLOSED
+    round.closed_at = timezone.now()
+    round.save(update_fields=["status", "closed_at"])
+    t = round.tournament
+    t.version += 1
+    t.save(update_fields=["version"])
+    return round
+
+
+@transaction.atomic
+def round_swap_pairing(*, round: Round, board_a: int, board_b: int, swap: str, reason: str, user=None) -> Round:
+    """Change a pairing by hand before publication: exchange the ``swap`` player ("white"/"black")
+    of boards ``board_a`` and ``board_b``. Recorded with who, when and why (PairingChange)."""
+    if user is not None:
+        access.require(access.can_organise(user, round.tournament))
+    if round.status != Round.Status.PAIRED:
+        raise Conflict(_("Pairings can only be changed before they are published."))
+    if not reason.strip():
+        raise ValidationFailed(_("Say why the pairing is changed."), field="reason")
+    a = round.matches.select_for_update().filter(board=board_a).first()
+    b = round.matches.select_for_update().filter(board=board_b).first()
+    if a is None or b is None or a == b:
+        raise ValidationFailed(_("Choose two different existing boards."), field="board_b")
+    if swap not in ("white", "black") or (swap == "black" and (a.black_id is None or b.black_id is None)):
+        raise ValidationFailed(_("Choose white or black of two games."), field="swap")
+    before = [[a.board, a.white_id, a.black_id], [b.board, b.white_id, b.black_id]]
+    field = f"{swap}_id"
+    va, vb = getattr(a, field), getattr(b, field)
+    setattr(a, field, vb)
+    setattr(b, field, va)
+    for m in (a, b):
+        if m.black_id is not None and m.white_id == m.black_id:
+            raise ValidationFailed(_("A player cannot play themself."), field="swap")
+    # move one aside first: (round, board) is unique, entries are not, so a plain save is fine
+    a.save(update_fields=[field])
+    b.save(update_fields=[field])
+    PairingChange.objects.create(
+        round=round, user=user if getattr(user, "is_authenticated", False) else None, reason=reason.strip(),
+        before=before, after=[[a.board, a.white_id, a.black_id], [b.board, b.white_id, b.black_id]],
+    )
+    round.modified_by_hand = True
+    round.save(update_fields=["modified_by_hand"])
+    return round
+
+
+# --------------------------------------------------------------------------------------------
+# Results
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SetInput:
+    """One set as the referee enters it.
+
+    ``white_store``/``black_store``: stones in each store at the end of the set (sum 48) or at the
+    moment of a withdrawal (sum ≤ 48). ``termination``: ``completed``, ``white_withdrew`` or
+    ``black_withdrew`` (Kural 14.5). ``moves``: optional move record ("4 1 3 …").
+    """
+
+    white_store: int
+    black_store: int
+    termination: str = SetResult.Termination.COMPLETED
+    moves: str = ""
+
+
+def _points(x: float) -> Decimal:
+    return {1.0: ONE, 0.5: HALF, 0.0: ZERO}[float(x)]
+
+
+@transaction.atomic
+def match_result_enter(
+    *,
+    match: Match,
+    sets: Sequence[SetInput] = (),
+    forfeit: str = "",
+    user=None,
+    expected_version: int | None = None,
+) -> Match:
+    """Record a match result from its sets (RULES.md "Match and tournament scoring").
+
+    ``sets`` in play order; set k is started by white when k is odd (003 "Turnuva maçı"). Each set's
+    recorded stones come from ``games.engine.set_result`` (Kural 14.5 withdrawals), the match points
+    from ``games.engine.match_result``: 2–0 ends a 3-set match, equal set points draw, 1 / ½ / 0.
+    Entering fewer sets than needed saves them and leaves the match open.
+    ``forfeit`` (``white``/``black``/``both``) records a game not played: no sets, 0–1 / 1–0 / 0–0.
+    ``expected_version`` guards against two referees overwriting each other (Conflict).
+
+    Raises ValidationFailed naming the set and the reason; PermissionDenied; Conflict when the round
+    is closed or not published yet.
+    """
+    tournament = match.round.tournament
+    if user is not None:
+        access.require(access.can_enter_results(user, tournament), _("Only referees and organisers can enter results."))
+    match = Match.objects.select_for_update().select_related("round__tournament").get(pk=match.pk)
+    if expected_version is not None and expected_version != match.version:
+        raise Conflict(_("Someone else changed this result meanwhile; reload and check it."), field="version")
+    if match.round.status == Round.Status.CLOSED:
+        raise Conflict(_("The round is closed; results can no longer be changed."))
+    if match.round.status not in (Round.Status.PUBLISHED,):
+        raise Conflict(_("Results are entered once the pairing is published."))
+    if match.kind == Match.Kind.BYE:
+        raise Conflict(_("A bye has no result to enter."))
+
+    n = tournament.sets_per_match
+    match.sets.all().delete()
+    if forfeit:
+        if forfeit not in ("white", "black", "both"):
+            raise ValidationFailed(_("Forfeit must be white, black or both."), field="forfeit")
+        if sets:
+            raise ValidationFailed(_("A forfeited match has no sets."), field="sets")
+        match.forfeit = forfeit
+        match.white_points, match.black_points = {"white": (ZERO, ONE), "black": (ONE, ZERO), "both": (ZERO, ZERO)}[forfeit]
+        match.rated = False
+    else:
+        if not sets:
+            raise ValidationFailed(_("Enter at least one set."), field="sets")
+        if len(sets) > n:
+            raise ValidationFailed(
+                _("A match has at most %(n)d sets.") % {"n": n}, field=f"sets[{len(sets)}]"
+            )
+        recorded = []
+        rows = []
+        for i, s in enumerate(sets, start=1):
+            fld = f"sets[{i}]"
+            term = s.termination or SetResult.Termination.COMPLETED
+            if term == "agreed_draw":
+                raise ValidationFailed(_("Set %(i)d: there are no agreed draws (Kural 14.6).") % {"i": i}, field=fld)
+            if term not in SetResult.Termination.values:
+                raise ValidationFailed(_("Set %(i)d: unknown termination %(t)s.") % {"i": i, "t": term}, field=fld)
+            withdrawn_by = {"completed": None, "white_withdrew": "first", "black_withdrew": "second"}[term]
+            try:
+                res = engine.set_result(int(s.white_store), int(s.black_store), withdrawn_by=withdrawn_by)
+                if s.moves.strip():
+                    starter_first = engine.set_starter(i) == 0
+                    moves = [int(x) for x in s.moves.split()]
+                    # the record is from the starter's point of view: first = starter
+                    a, b = (res.first, res.second) if starter_first else (res.second, res.first)
+                    wb = withdrawn_by
+                    if wb and not starter_first:
+                        wb = "second" if wb == "first" else "first"
+                    engine.validate_record(
+                        moves, variant=tournament.variant, first_stones=a, second_stones=b, withdrawn_by=wb
+                    )
+            except ValueError as exc:
+                raise ValidationFailed(_("Set %(i)d: %(reason)s") % {"i": i, "reason": exc}, field=fld) from exc
+            recorded.append((res.first, res.second))
+            rows.append(
+                SetResult(
+                    match=match, number=i, starter="white" if engine.set_starter(i) == 0 else "black",
+                    white_stones=res.first, black_stones=res.second, termination=term,
+                    white_store=None if term == "completed" else int(s.white_store),
+                    black_store=None if term == "completed" else int(s.black_store),
+                    moves=" ".join(s.moves.split()),
+                )
+            )
+        try:
+            mr = engine.match_result(recorded, sets_per_match=n, allow_incomplete=True)
+        except ValueError as exc:
+            raise ValidationFailed(str(exc), field="sets") from exc
+        SetResult.objects.bulk_create(rows)
+        match.forfeit = ""
+        match.rated = True
+        if mr.complete:
+            match.white_points, match.black_points = _points(mr.match_points[0]), _points(mr.match_points[1])
+        else:
+            match.white_points = match.black_points = None
+    match.result_entered_at = timezone.now()
+    match.result_entered_by = user if getattr(user, "is_authenticated", False) else None
+    match.version += 1
+    try:
+        match.save()
+    except IntegrityError as exc:  # a constraint the checks above should have caught
+        raise ValidationFailed(str(exc), field="sets") from exc
+    t = tournament
+    t.version += 1
+    t.save(update_fields=["version"])
+    return match
+
+
+# --------------------------------------------------------------------------------------------
+# Standings
+# --------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def standings_publish(*, tournament: Tournament, user=None) -> Tournament:
+    """Publish the standings (after at least one closed round). When every round is closed the
+    tournament becomes ``finished``."""
+    if user is not None:
+        access.require(access.can_organise(user, tournament), _("Only the organiser can publish standings."))
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    closed = tournament.rounds.filter(status=Round.Status.CLOSED).count()
+    if closed == 0:
+        raise Conflict(_("Close at least one round before publishing standings."))
+    tournament.standings_published_at = timezone.now()
+    if closed == tournament.rounds_total:
+        tournament.status = Tournament.Status.FINISHED
+    tournament.version += 1
+    tournament.save(update_fields=["standings_published_at", "status", "version"])
+    return tournament

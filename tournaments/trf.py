@@ -1,0 +1,746 @@
+"""Reader and writer for the FIDE Tournament Report File (TRF-16, "Krause" format).
+
+Pure Python, no Django imports.  Source: FIDE Handbook C.04 Annex 2 "Format of Tournament
+Report File" (TRF-16) and its 2026 revision (TRF-2026, which adds e.g. tag ``142`` = number
+of rounds and ``###`` comment lines), plus the JaVaFo/bbpPairings in-tournament extensions
+``XXR`` (total number of rounds) and ``XXC`` (configuration tokens such as ``white1``,
+``black1`` and ``rank``).
+
+Conventions
+-----------
+* Columns are **1-based character columns of the decoded text** (not bytes).  Bytes are decoded
+  as UTF-8 (a BOM is dropped); when that fails, as cp1254 (Turkish Windows), and failing that,
+  as Latin-1.  Line ends may be LF, CRLF or a lone CR (TRF-2026 ends every line with CR).
+* Player line (tag ``001``), TRF-16 layout::
+
+      1-3   "001"            5-8   starting number      10     sex
+      11-13 title            15-47 name                 49-52  rating
+      54-56 federation       58-68 FIDE id              70-79  birth date
+      81-84 points           86-89 rank
+      round i (1-based) occupies columns 92+10*(i-1) .. 99+10*(i-1):
+          4-character opponent (starting number, "0000" or blank), space,
+          colour ("w", "b", "-" or blank), space, result code.
+
+* Result codes (TRF-16): ``1 0 =`` played win/loss/draw, ``+ -`` forfeit win/loss,
+  ``W D L`` win/draw/loss of a game lasting less than one move (rated as unplayed),
+  ``H`` half-point bye, ``F`` full-point bye, ``U`` pairing-allocated bye,
+  ``Z`` zero-point bye, blank = unknown / not entered.  See :func:`code_points`.
+* A :class:`TrfResult` with ``opponent=None`` is a bye / absence / blank cell; the cell text
+  is kept in ``raw`` so that :func:`dump_trf` reproduces it byte for byte when unchanged.
+* Lines this module does not interpret (tags 082, 142, 152, 162, 192, 013, 2xx, 3xx, ``XXP``,
+  ``BB?``, ``DAT``, ``###`` comments, blank lines, ...) are kept verbatim in
+  :attr:`TrfTournament.extra_lines` together with their position in the file.
+
+Errors
+------
+Anything that cannot be read raises :class:`TrfError` (a ``ValueError``) whose ``str()`` is
+``"line 17: <reason>"``; ``.line`` and ``.column`` are 1-based (``None`` when not about a
+particular line/column).
+"""
+from __future__ import annotations
+
+import math
+import os
+import re
+from dataclasses import dataclass, field
+
+__all__ = [
+    "RESULT_CODES",
+    "Inference",
+    "TrfError",
+    "TrfPlayer",
+    "TrfResult",
+    "TrfTournament",
+    "code_points",
+    "dump_trf",
+    "infer_blank_codes",
+    "parse_trf",
+    "played_rounds",
+    "read_trf",
+]
+
+#: Result codes accepted in a round cell ("" is a blank code).  TRF-16, C.04 Annex 2.
+RESULT_CODES = frozenset({"1", "0", "=", "+", "-", "W", "D", "L", "H", "F", "U", "Z", ""})
+#: Codes that only make sense without an opponent (byes); TRF-16.
+BYE_CODES = frozenset({"H", "F", "U", "Z"})
+
+_WIN_CODES = frozenset({"1", "+", "W", "F"})
+_DRAW_CODES = frozenset({"=", "D", "H"})
+_LOSS_CODES = frozenset({"0", "-", "L", "Z"})
+
+# Single-valued header tags and the TrfTournament attribute each fills (TRF-16 "??2" tags).
+_HEADER_TAGS: dict[str, str] = {
+    "012": "name",
+    "022": "city",
+    "032": "federation",
+    "042": "start_date",
+    "052": "end_date",
+    "062": "num_players",
+    "072": "num_rated",
+    "092": "tournament_type",
+    "102": "chief_arbiter",
+    "122": "time_control",
+}
+_CANONICAL_HEADER_ORDER = ["012", "022", "032", "042", "052", "062", "072", "092", "102", "112", "122", "132"]
+
+_FIRST_ROUND_COL = 92  # 1-based column of round 1's opponent field
+_ROUND_WIDTH = 10
+_LINE_SPLIT = re.compile(r"\r\n|\r|\n")
+
+
+class TrfError(ValueError):
+    """A TRF file (or a value to be written as TRF) is malformed.
+
+    ``line`` and ``column`` are 1-based or ``None``; ``reason`` is the bare message and
+    ``str(err)`` is ``"line 17: <reason>"`` (just ``reason`` when ``line`` is ``None``).
+    ``source`` names the file (the ``source=`` given to :func:`parse_trf`), for callers that
+    want to prefix it.
+    """
+
+    def __init__(self, reason: str, *, line: int | None = None, column: int | None = None,
+                 source: str | None = None) -> None:
+        self.reason = reason
+        self.line = line
+        self.column = column
+        self.source = source
+        super().__init__(f"line {line}: {reason}" if line is not None else reason)
+
+
+@dataclass(slots=True)
+class TrfResult:
+    """One round cell of a player line.
+
+    ``round`` is 1-based; ``opponent`` is the opponent's starting number, ``None`` for
+    ``0000`` or a blank opponent field; ``colour`` is ``"w"``, ``"b"`` or ``None`` (``-`` or
+    blank); ``code`` is one of :data:`RESULT_CODES` (``""`` = blank code).  ``raw`` is the
+    8-character cell text as read (``""`` when built in code); it is not compared.
+    """
+
+    round: int
+    opponent: int | None
+    colour: str | None
+    code: str
+    raw: str = field(default="", compare=False, repr=False)
+
+    @property
+    def is_blank(self) -> bool:
+        """True for a cell with no opponent, no colour and no code (e.g. a late entrant's round)."""
+        return self.opponent is None and self.colour is None and self.code == ""
+
+
+@dataclass(slots=True)
+class TrfPlayer:
+    """A ``001`` line.  Text fields are stripped; ``rating`` 0 means unrated/blank.
+
+    ``points`` is the published points column (``None`` if blank), ``rank`` the published
+    rank (``None`` if blank), ``results`` the round cells in round order (``results[i].round
+    == i + 1``; trailing empty cells are not listed), ``line`` the 1-based line number in the
+    file (0 when built in code).
+    """
+
+    start_no: int
+    sex: str = ""
+    title: str = ""
+    name: str = ""
+    rating: int = 0
+    federation: str = ""
+    fide_id: str = ""
+    birth_date: str = ""
+    points: float | None = None
+    rank: int | None = None
+    results: list[TrfResult] = field(default_factory=list)
+    line: int = field(default=0, compare=False)
+
+    def result(self, round_: int) -> TrfResult | None:
+        """The cell of 1-based round ``round_``, or ``None`` when the line has no such cell."""
+        if 1 <= round_ <= len(self.results):
+            return self.results[round_ - 1]
+        return None
+
+
+@dataclass(slots=True)
+class TrfTournament:
+    """A whole TRF file.
+
+    Header fields are the stripped texts of tags 012 (name), 022 (city), 032 (federation),
+    042/052 (start/end date, as written), 062/072 (numbers of players / rated players, ``None``
+    if absent or blank), 092 (type), 102 (chief arbiter), 112 (deputy arbiters, one per line),
+    122 (time control), 132 (round dates, as written).  ``total_rounds`` is the ``XXR`` value;
+    ``xxc`` the tokens of all ``XXC`` lines.  ``extra_lines`` holds every other line verbatim
+    (including blank lines and TRF-2026 tags such as ``142``).  ``encoding`` is the encoding the
+    bytes were decoded with; ``layout`` records the original line order for :func:`dump_trf`
+    (neither is compared).
+    """
+
+    name: str = ""
+    city: str = ""
+    federation: str = ""
+    start_date: str = ""
+    end_date: str = ""
+    num_players: int | None = None
+    num_rated: int | None = None
+    tournament_type: str = ""
+    chief_arbiter: str = ""
+    deputy_arbiters: list[str] = field(default_factory=list)
+    time_control: str = ""
+    round_dates: list[str] = field(default_factory=list)
+    players: list[TrfPlayer] = field(default_factory=list)
+    total_rounds: int | None = None
+    xxc: list[str] = field(default_factory=list)
+    extra_lines: list[str] = field(default_factory=list)
+    encoding: str = field(default="utf-8", compare=False, repr=False)
+    layout: list[tuple[str, int]] = field(default_factory=list, compare=False, repr=False)
+
+    def player(self, start_no: int) -> TrfPlayer | None:
+        """The player with starting number ``start_no``, or ``None``."""
+        for p in self.players:
+            if p.start_no == start_no:
+                return p
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Inference:
+    """A value :func:`infer_blank_codes` assigns to a blank-coded cell.
+
+    ``value`` is 0.0, 0.5 or 1.0 points for 1-based ``round`` of player ``start_no`` (whose
+    ``001`` line is ``line``).  ``reason`` is a short English explanation for reports.
+    """
+
+    start_no: int
+    round: int
+    value: float
+    line: int
+    reason: str = ""
+
+    def __str__(self) -> str:
+        return (f"line {self.line}: player {self.start_no} round {self.round}: blank result code "
+                f"counted as {_fmt_points(self.value)} ({self.reason})")
+
+
+# --------------------------------------------------------------------------------------------
+# Points
+
+
+def code_points(code: str, *, pab_points: float = 1.0) -> float | None:
+    """Points a result code is worth (TRF-16 codes, standard 1-½-0 scoring).
+
+    ``"1" "+" "W" "F"`` -> 1.0; ``"=" "D" "H"`` -> 0.5; ``"0" "-" "L" "Z"`` -> 0.0;
+    ``"U"`` (pairing-allocated bye) -> ``pab_points``; ``""`` (blank) -> ``None`` (unknown).
+    Raises :class:`TrfError` for anything else.
+    """
+    if code in _WIN_CODES:
+        return 1.0
+    if code in _DRAW_CODES:
+        return 0.5
+    if code in _LOSS_CODES:
+        return 0.0
+    if code == "U":
+        return float(pab_points)
+    if code == "":
+        return None
+    raise TrfError(f"{code!r} is not a TRF result code")
+
+
+def played_rounds(t: TrfTournament) -> int:
+    """Number of rounds that have been played (or at least paired), 0 if none.
+
+    The last round in which some cell takes part in a pairing: it names an opponent, or it is a
+    pairing-allocated bye ``U`` or a forfeit win ``+`` (the bbpPairings notion of "participated
+    in pairing").  Cells that only say a player was absent (blank opponent with a blank code,
+    as withdrawn players have) and pre-assigned byes ``H``/``F``/``Z`` written ahead for the
+    next round do not count, so a file made to pair round N gives N-1.
+    """
+    last = 0
+    for p in t.players:
+        for r in p.results:
+            if r.round > last and (r.opponent is not None or r.code in ("U", "+")):
+                last = r.round
+    return last
+
+
+def _fmt_points(x: float) -> str:
+    return f"{x:.1f}"
+
+
+def _is_step(x: float) -> bool:
+    return any(math.isclose(x, v, abs_tol=1e-9) for v in (0.0, 0.5, 1.0))
+
+
+def infer_blank_codes(t: TrfTournament, *, pab_points: float = 1.0) -> list[Inference]:
+    """Values the published points column implies for blank-coded cells.
+
+    For each player with cells whose result code is blank (``0000 -`` byes without a code,
+    ``      -`` cells, blank cells of late entrants, paired games without a result):
+    ``remaining = points - sum(code_points(known codes))``.
+
+    * *Trailing absences* are blank-coded cells after the player's last cell with a known code
+      whose opponent field is blank (withdrawn players).  The others are *interior* cells.
+    * ``remaining`` is split equally over the interior cells, trailing absences counting 0.0;
+      if that split is not 0, ½ or 1 each, it is split equally over all blank cells instead.
+      (When the points already add up, every blank cell gets 0.0.)
+    * If no equal split gives 0, ½ or 1 per cell, or the points column is blank, a
+      :class:`TrfError` naming the player's line is raised.
+
+    Returns the inferences in file order (player line, then round).  ``pab_points`` is what a
+    ``U`` code is worth.
+    """
+    out: list[Inference] = []
+    for p in sorted(t.players, key=lambda q: q.line):
+        blanks = [r for r in p.results if r.code == ""]
+        if not blanks:
+            continue
+        if p.points is None:
+            raise TrfError(f"player {p.start_no} has blank result codes but a blank points column, "
+                           "so they cannot be inferred", line=p.line or None, column=81)
+        known = sum(code_points(r.code, pab_points=pab_points) or 0.0 for r in p.results if r.code)
+        remaining = p.points - known
+        last_known = max((r.round for r in p.results if r.code), default=0)
+        trailing = [r for r in blanks if r.round > last_known and r.opponent is None
+                    and (r.raw[:4].strip() == "" if r.raw else True)]
+        interior = [r for r in blanks if r not in trailing]
+        values: dict[int, tuple[float, str]] = {}
+        if abs(remaining) < 1e-9:
+            for r in blanks:
+                why = "absent (withdrawn)" if r in trailing else "points column already adds up"
+                values[r.round] = (0.0, why)
+        else:
+            done = False
+            if interior:
+                v = remaining / len(interior)
+                if _is_step(v):
+                    for r in interior:
+                        values[r.round] = (round(v * 2) / 2, _why(r, remaining, len(interior)))
+                    for r in trailing:
+                        values[r.round] = (0.0, "absent (withdrawn); points column already adds up")
+                    done = True
+            if not done:
+                v = remaining / len(blanks)
+                if _is_step(v):
+                    for r in blanks:
+                        values[r.round] = (round(v * 2) / 2, _why(r, remaining, len(blanks)))
+                    done = True
+            if not done:
+                rounds = ", ".join(str(r.round) for r in blanks)
+                raise TrfError(
+                    f"player {p.start_no}: points column {_fmt_points(p.points)} minus the known results "
+                    f"{_fmt_points(known)} leaves {remaining:g} for the blank result codes of round(s) "
+                    f"{rounds}, which is not 0, 1/2 or 1 point each",
+                    line=p.line or None, column=81)
+        for r in blanks:
+            v, why = values[r.round]
+            out.append(Inference(p.start_no, r.round, v, p.line, why))
+    return out
+
+
+def _why(r: TrfResult, remaining: float, n: int) -> str:
+    what = "game without a result" if r.opponent is not None else "bye without a code"
+    return f"{what}; points column leaves {remaining:g} for {n} blank cell(s)"
+
+
+# --------------------------------------------------------------------------------------------
+# Reading
+
+
+def _decode(data: bytes) -> tuple[str, str]:
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    for enc in ("utf-8", "cp1254"):
+        try:
+            return data.decode(enc), enc
+        except UnicodeDecodeError:
+            continue
+    return data.decode("latin-1"), "latin-1"
+
+
+def read_trf(path: str | os.PathLike[str]) -> TrfTournament:
+    """Read and parse the TRF file at ``path`` (see :func:`parse_trf`).
+
+    Raises ``OSError`` when the file cannot be read and :class:`TrfError` when it is malformed.
+    """
+    with open(path, "rb") as fh:
+        data = fh.read()
+    return parse_trf(data, source=os.fspath(path))
+
+
+def parse_trf(data: bytes | str, *, source: str = "<trf>") -> TrfTournament:
+    """Parse TRF-16 text (``str``) or file contents (``bytes``, decoded as described in the
+    module docstring) into a :class:`TrfTournament`.
+
+    Checks every ``001`` line field by field, that starting numbers are unique, that every
+    opponent exists and that pairings are symmetric (same round, each names the other, not
+    the same colour).  Raises :class:`TrfError` with the line (and column) of the first
+    problem; ``source`` is stored on the error.
+    """
+    if isinstance(data, bytes):
+        text, encoding = _decode(data)
+    else:
+        text, encoding = data, "str"
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = _LINE_SPLIT.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()  # text ended with a line break
+    t = TrfTournament(encoding=encoding)
+    seen: dict[int, TrfPlayer] = {}
+    try:
+        for no, raw_line in enumerate(lines, start=1):
+            line = raw_line.rstrip(" \t")
+            tag = line[:3]
+            if tag == "001":
+                p = _parse_player(line, no)
+                if p.start_no in seen:
+                    raise TrfError(f"starting number {p.start_no} is repeated (first on line "
+                                   f"{seen[p.start_no].line})", line=no, column=5)
+                seen[p.start_no] = p
+                t.players.append(p)
+                t.layout.append(("001", p.start_no))
+            elif tag in _HEADER_TAGS and not any(k == tag for k, _ in t.layout):
+                attr = _HEADER_TAGS[tag]
+                value = line[3:].strip()
+                if attr in ("num_players", "num_rated"):
+                    setattr(t, attr, _parse_count(value, no, tag))
+                else:
+                    setattr(t, attr, value)
+                t.layout.append((tag, 0))
+            elif tag == "112":
+                value = line[3:].strip()
+                if value:
+                    t.deputy_arbiters.append(value)
+                t.layout.append(("112", 0))
+            elif tag == "132" and not any(k == "132" for k, _ in t.layout):
+                t.round_dates = line[3:].split()
+                t.layout.append(("132", 0))
+            elif tag.upper() == "XXR":
+                value = line[3:].strip()
+                if not value.isdigit() or int(value) < 1:
+                    raise TrfError(f"XXR (total number of rounds) {value!r} is not a positive number",
+                                   line=no, column=5)
+                if t.total_rounds is not None:
+                    t.extra_lines.append(raw_line)
+                    t.layout.append(("x", len(t.extra_lines) - 1))
+                    continue
+                t.total_rounds = int(value)
+                t.layout.append(("XXR", 0))
+            elif tag.upper() == "XXC":
+                t.xxc.extend(line[3:].split())
+                t.layout.append(("XXC", 0))
+            else:
+                t.extra_lines.append(raw_line)
+                t.layout.append(("x", len(t.extra_lines) - 1))
+        _check_pairings(t, seen)
+    except TrfError as err:
+        err.source = source
+        raise
+    return t
+
+
+def _parse_count(value: str, no: int, tag: str) -> int | None:
+    if value == "":
+        return None
+    if not value.isdigit():
+        raise TrfError(f"tag {tag}: {value!r} is not a number", line=no, column=5)
+    return int(value)
+
+
+def _require_blank(line: str, col: int, no: int, before: str) -> None:
+    ch = line[col - 1:col]
+    if ch not in ("", " "):
+        raise TrfError(f"column {col} (before the {before}) should be blank but holds {ch!r}; "
+                       "is a field too long or the line misaligned?", line=no, column=col)
+
+
+def _parse_player(line: str, no: int) -> TrfPlayer:
+    if "\t" in line:
+        col = line.index("\t") + 1
+        raise TrfError("tab character in a player line (TRF columns need spaces)", line=no, column=col)
+    start_s = line[4:8].strip()
+    if not start_s:
+        raise TrfError("starting number (columns 5-8) is missing", line=no, column=5)
+    if not start_s.isdigit() or int(start_s) == 0:
+        raise TrfError(f"starting number {start_s!r} is not a number", line=no, column=5)
+    start_no = int(start_s)
+    for col, before in ((4, "starting number"), (9, "sex"), (14, "name"), (48, "rating"),
+                        (53, "federation"), (57, "FIDE id"), (69, "birth date"), (80, "points"),
+                        (85, "rank"), (90, "round 1 cell"), (91, "round 1 cell")):
+        _require_blank(line, col, no, before)
+    rating_s = line[48:52].strip()
+    if rating_s and not rating_s.isdigit():
+        raise TrfError(f"rating {rating_s!r} is not a number", line=no, column=49)
+    points_s = line[80:84].strip()
+    points: float | None = None
+    if points_s:
+        try:
+            points = float(points_s.replace(",", "."))
+        except ValueError:
+            raise TrfError(f"points {points_s!r} is not a number", line=no, column=81) from None
+        if points < 0 or not math.isfinite(points):
+            raise TrfError(f"points {points_s!r} is not a number of points", line=no, column=81)
+    rank_s = line[85:89].strip()
+    if rank_s and not rank_s.isdigit():
+        raise TrfError(f"rank {rank_s!r} is not a number", line=no, column=86)
+    p = TrfPlayer(
+        start_no=start_no,
+        sex=line[9:10].strip(),
+        title=line[10:13].strip(),
+        name=line[14:47].strip(),
+        rating=int(rating_s) if rating_s else 0,
+        federation=line[53:56].strip(),
+        fide_id=line[57:68].strip(),
+        birth_date=line[69:79].strip(),
+        points=points,
+        rank=int(rank_s) if rank_s else None,
+        line=no,
+    )
+    start = _FIRST_ROUND_COL - 1
+    rnd = 1
+    while start < len(line):
+        cell = line[start:start + 8]
+        p.results.append(_parse_cell(cell, rnd, start + 1, start_no, no))
+        for gap in (start + 9, start + 10):  # 1-based columns between this cell and the next
+            if gap <= len(line) and line[gap - 1] != " ":
+                raise TrfError(f"column {gap} (between rounds {rnd} and {rnd + 1}) should be blank but "
+                               f"holds {line[gap - 1]!r}; is the line misaligned?", line=no, column=gap)
+        start += _ROUND_WIDTH
+        rnd += 1
+    return p
+
+
+def _parse_cell(cell: str, rnd: int, col: int, own: int, no: int) -> TrfResult:
+    """Parse one 8-character round cell (shorter at the end of a line); ``col`` is its 1-based column."""
+    cell8 = cell.ljust(8)
+    opp_s, sep1, colour_c, sep2, code_c = cell8[0:4], cell8[4], cell8[5], cell8[6], cell8[7]
+    if sep1 != " ":
+        raise TrfError(f"round {rnd}: column {col + 4} should be blank but holds {sep1!r}",
+                       line=no, column=col + 4)
+    if sep2 != " ":
+        raise TrfError(f"round {rnd}: column {col + 6} should be blank but holds {sep2!r}",
+                       line=no, column=col + 6)
+    o = opp_s.strip()
+    opponent: int | None
+    if o == "":
+        opponent = None
+    elif o.isdigit():
+        opponent = int(o) or None
+    else:
+        raise TrfError(f"round {rnd} opponent {o!r} is not a starting number", line=no, column=col)
+    if opponent == own:
+        raise TrfError(f"round {rnd}: player {own} is paired with itself", line=no, column=col)
+    c = colour_c.lower()
+    if c in ("w", "b"):
+        colour: str | None = c
+    elif c in ("-", " "):
+        colour = None
+    else:
+        raise TrfError(f"round {rnd} colour {colour_c!r} is not 'w', 'b' or '-'", line=no, column=col + 5)
+    code = "" if code_c == " " else code_c.upper()
+    if code not in RESULT_CODES:
+        raise TrfError(f"round {rnd} result code {code_c!r} is not a TRF result code", line=no, column=col + 7)
+    if opponent is not None and code in BYE_CODES:
+        raise TrfError(f"round {rnd}: result code {code!r} is a bye but an opponent ({opponent}) is given",
+                       line=no, column=col + 7)
+    if opponent is None and colour is not None:
+        raise TrfError(f"round {rnd}: colour {colour_c!r} given without an opponent", line=no, column=col + 5)
+    return TrfResult(rnd, opponent, colour, code, raw=cell)
+
+
+def _describe_cell(r: TrfResult | None) -> str:
+    if r is None:
+        return "no entry"
+    if r.opponent is None:
+        return "no opponent"
+    return f"opponent {r.opponent}" + (f" with {'white' if r.colour == 'w' else 'black'}" if r.colour else "")
+
+
+def _check_pairings(t: TrfTournament, by_no: dict[int, TrfPlayer]) -> None:
+    for p in t.players:
+        for r in p.results:
+            if r.opponent is None:
+                continue
+            q = by_no.get(r.opponent)
+            col = _FIRST_ROUND_COL + _ROUND_WIDTH * (r.round - 1)
+            if q is None:
+                raise TrfError(f"round {r.round} opponent {r.opponent} does not exist (no 001 line with "
+                               "that starting number)", line=p.line, column=col)
+            s = q.result(r.round)
+            if s is None or s.opponent != p.start_no:
+                raise TrfError(
+                    f"round {r.round}: player {p.start_no} has {_describe_cell(r)}, but player "
+                    f"{q.start_no} (line {q.line}) has {_describe_cell(s)} in round {r.round}",
+                    line=p.line, column=col)
+            if r.colour is not None and r.colour == s.colour:
+                both = "white" if r.colour == "w" else "black"
+                raise TrfError(
+                    f"round {r.round}: player {p.start_no} and player {q.start_no} (line {q.line}) "
+                    f"both have {both}", line=p.line, column=col + 5)
+
+
+# --------------------------------------------------------------------------------------------
+# Writing
+
+
+def _format_cell(r: TrfResult) -> str:
+    if r.raw:
+        try:
+            again = _parse_cell(r.raw, r.round, 1, -1, 0)
+        except TrfError:
+            again = None
+        if again is not None and (again.opponent, again.colour, again.code) == (r.opponent, r.colour, r.code):
+            return r.raw.ljust(8)
+    if r.code not in RESULT_CODES:
+        raise TrfError(f"round {r.round}: {r.code!r} is not a TRF result code")
+    if r.colour not in (None, "w", "b"):
+        raise TrfError(f"round {r.round}: colour {r.colour!r} is not 'w', 'b' or None")
+    if r.is_blank:
+        return " " * 8
+    if r.opponent is None:
+        opp = "0000"
+    elif 1 <= r.opponent <= 9999:
+        opp = f"{r.opponent:>4}"
+    else:
+        raise TrfError(f"round {r.round}: opponent {r.opponent} does not fit in 4 columns")
+    return f"{opp} {r.colour or '-'} {r.code or ' '}"
+
+
+def _fit(value: str, width: int, what: str, p: TrfPlayer, *, right: bool = False) -> str:
+    if len(value) > width:
+        raise TrfError(f"player {p.start_no}: {what} {value!r} is longer than {width} characters")
+    return value.rjust(width) if right else value.ljust(width)
+
+
+def _format_player(p: TrfPlayer) -> str:
+    if not 1 <= p.start_no <= 9999:
+        raise TrfError(f"starting number {p.start_no} does not fit in columns 5-8")
+    if not 0 <= p.rating <= 9999:
+        raise TrfError(f"player {p.start_no}: rating {p.rating} does not fit in columns 49-52")
+    if p.points is None:
+        points = ""
+    else:
+        if not 0 <= p.points <= 99.95:
+            raise TrfError(f"player {p.start_no}: points {p.points} do not fit in columns 81-84")
+        points = f"{p.points:.1f}"
+    rank = "" if p.rank is None else str(p.rank)
+    head = (
+        "001 "
+        + f"{p.start_no:>4} "
+        + _fit(p.sex, 1, "sex", p)
+        + _fit(p.title, 3, "title", p, right=True) + " "
+        + _fit(p.name, 33, "name", p) + " "
+        + f"{p.rating:04d} "
+        + _fit(p.federation, 3, "federation", p) + " "
+        + _fit(p.fide_id, 11, "FIDE id", p, right=True) + " "
+        + _fit(p.birth_date, 10, "birth date", p) + " "
+        + _fit(points, 4, "points", p, right=True) + " "
+        + _fit(rank, 4, "rank", p, right=True)
+    )
+    cells = []
+    for i, r in enumerate(p.results, start=1):
+        if r.round != i:
+            raise TrfError(f"player {p.start_no}: results[{i - 1}] is for round {r.round}, expected {i}")
+        cells.append(_format_cell(r))
+    line = head + ("  " + "  ".join(cells) if cells else "")
+    return line.rstrip()
+
+
+def _header_line(t: TrfTournament, tag: str) -> list[str]:
+    if tag == "112":
+        return [f"112 {d}".rstrip() for d in t.deputy_arbiters] or ["112"]
+    if tag == "132":
+        if not t.round_dates:
+            return ["132"]
+        return [("132" + " " * (_FIRST_ROUND_COL - 4) + "  ".join(d.ljust(8) for d in t.round_dates)).rstrip()]
+    value = getattr(t, _HEADER_TAGS[tag])
+    value = "" if value is None else str(value)
+    return [f"{tag} {value}".rstrip()]
+
+
+def _header_present(t: TrfTournament, tag: str) -> bool:
+    if tag == "112":
+        return bool(t.deputy_arbiters)
+    if tag == "132":
+        return bool(t.round_dates)
+    value = getattr(t, _HEADER_TAGS[tag])
+    return value not in (None, "")
+
+
+def dump_trf(t: TrfTournament) -> str:
+    """TRF-16 text for ``t``, lines ending in ``"\\n"`` and without trailing spaces.
+
+    A tournament read by :func:`parse_trf` is written in its original line order (unchanged
+    round cells keep their exact text); new players go after the last player line, new header
+    fields before the first player line, ``XXR``/``XXC`` at the end.  A tournament built in code
+    gets tags 012-132, then the players by starting number, then ``XXR``, ``XXC`` and the extra
+    lines.  Ratings are written with 4 digits (``0000`` = unrated).  Raises :class:`TrfError`
+    when a value does not fit its columns.
+    """
+    players = {p.start_no: p for p in t.players}
+    if len(players) != len(t.players):
+        raise TrfError("two players have the same starting number")
+    out: list[str] = []
+    emitted: set[tuple[str, int]] = set()
+    first_player_at: int | None = None
+    last_player_at: int | None = None
+    if t.layout:
+        for key in t.layout:
+            kind, n = key
+            if kind == "001":
+                if n in players and key not in emitted:
+                    if first_player_at is None:
+                        first_player_at = len(out)
+                    out.append(_format_player(players[n]))
+                    last_player_at = len(out)
+            elif kind == "x":
+                if n < len(t.extra_lines):
+                    out.append(t.extra_lines[n].rstrip())
+            elif kind == "XXR":
+                if t.total_rounds is not None and key not in emitted:
+                    out.append(f"XXR {t.total_rounds}")
+            elif kind == "XXC":
+                if t.xxc and key not in emitted:
+                    out.append("XXC " + " ".join(t.xxc))
+            elif key not in emitted:  # header tag
+                out.extend(_header_line(t, kind))
+            emitted.add(key)
+        # Items not in the recorded layout.
+        header_missing = [line for tag in _CANONICAL_HEADER_ORDER if (tag, 0) not in emitted
+                          and _header_present(t, tag) for line in _header_line(t, tag)]
+        new_players = [_format_player(p) for p in sorted(t.players, key=lambda q: q.start_no)
+                       if ("001", p.start_no) not in emitted]
+        if new_players:
+            at = last_player_at if last_player_at is not None else len(out)
+            out[at:at] = new_players
+            if first_player_at is None:
+                first_player_at = at
+        if header_missing:
+            at = first_player_at if first_player_at is not None else len(out)
+            out[at:at] = header_missing
+        tail = []
+        if t.total_rounds is not None and ("XXR", 0) not in emitted:
+            tail.append(f"XXR {t.total_rounds}")
+        if t.xxc and ("XXC", 0) not in emitted:
+            tail.append("XXC " + " ".join(t.xxc))
+        tail.extend(line.rstrip() for i, line in enumerate(t.extra_lines) if ("x", i) not in emitted)
+        if tail:
+            at = len(out)
+            while at > 0 and out[at - 1] == "":
+                at -= 1
+            out[at:at] = tail
+    else:
+        extra_headers = [(line[:3], line.rstrip()) for line in t.extra_lines
+                         if re.fullmatch(r"\d\d2", line[:3])]
+        others = [line.rstrip() for line in t.extra_lines if not re.fullmatch(r"\d\d2", line[:3])]
+        heads: list[tuple[str, str]] = []
+        for tag in _CANONICAL_HEADER_ORDER:
+            if tag in ("112",) and not t.deputy_arbiters:
+                continue
+            heads.extend((tag, line) for line in _header_line(t, tag))
+        heads.extend(extra_headers)
+        heads.sort(key=lambda item: item[0])  # stable: keeps order within a tag
+        out.extend(line for _, line in heads)
+        out.extend(_format_player(p) for p in sorted(t.players, key=lambda q: q.start_no))
+        if t.total_rounds is not None:
+            out.append(f"XXR {t.total_rounds}")
+        if t.xxc:
+            out.append("XXC " + " ".join(t.xxc))
+        out.extend(others)
+    return "\n".join(out) + "\n"
