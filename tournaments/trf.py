@@ -28,7 +28,8 @@ Conventions
 * A :class:`TrfResult` with ``opponent=None`` is a bye / absence / blank cell; the cell text
   is kept in ``raw`` so that :func:`dump_trf` reproduces it byte for byte when unchanged.
 * Lines this module does not interpret (tags 082, 142, 152, 162, 192, 013, 2xx, 3xx, ``XXP``,
-  ``BB?``, ``DAT``, ``###`` comments, blank lines, ...) are kept verbatim in
+  ``BB?``, ``DAT``, ``###`` comments, blank lines, ...) are kept verbatim (less trailing
+  whitespace) in
   :attr:`TrfTournament.extra_lines` together with their position in the file.
 
 Errors
@@ -52,6 +53,7 @@ __all__ = [
     "TrfResult",
     "TrfTournament",
     "code_points",
+    "computed_points",
     "dump_trf",
     "infer_blank_codes",
     "parse_trf",
@@ -69,6 +71,10 @@ _DRAW_CODES = frozenset({"=", "D", "H"})
 _LOSS_CODES = frozenset({"0", "-", "L", "Z"})
 
 # Single-valued header tags and the TrfTournament attribute each fills (TRF-16 "??2" tags).
+# Result pairs of the two players of one game that agree with each other.
+_MATCHING_CODES = frozenset({("1", "0"), ("0", "1"), ("=", "="), ("+", "-"), ("-", "+"), ("-", "-"),
+                             ("W", "L"), ("L", "W"), ("D", "D"), ("0", "0"), ("", "")})
+
 _HEADER_TAGS: dict[str, str] = {
     "012": "name",
     "022": "city",
@@ -86,6 +92,13 @@ _CANONICAL_HEADER_ORDER = ["012", "022", "032", "042", "052", "062", "072", "092
 _FIRST_ROUND_COL = 92  # 1-based column of round 1's opponent field
 _ROUND_WIDTH = 10
 _LINE_SPLIT = re.compile(r"\r\n|\r|\n")
+_DIGITS = re.compile(r"[0-9]+")
+_POINTS = re.compile(r"[0-9]+(?:[.,][0-9]*)?|[.,][0-9]+")  # "3.5", "10", "3,5", ".5"
+
+
+def _is_number(s: str) -> bool:
+    """True for ASCII digits only (``str.isdigit`` also accepts e.g. superscripts)."""
+    return _DIGITS.fullmatch(s) is not None
 
 
 class TrfError(ValueError):
@@ -168,8 +181,10 @@ class TrfTournament:
     122 (time control), 132 (round dates, as written).  ``total_rounds`` is the ``XXR`` value;
     ``xxc`` the tokens of all ``XXC`` lines.  ``extra_lines`` holds every other line verbatim
     (including blank lines and TRF-2026 tags such as ``142``).  ``encoding`` is the encoding the
-    bytes were decoded with; ``layout`` records the original line order for :func:`dump_trf`
-    (neither is compared).
+    bytes were decoded with (``"str"`` for text input); ``warnings`` lists oddities that did not
+    stop the parse (``"line 17: ..."``: lines laid out in byte columns, game results that do not
+    match, e.g. both players scored ``1``); ``layout`` records the original line order for
+    :func:`dump_trf` (none of these three is compared).
     """
 
     name: str = ""
@@ -189,6 +204,7 @@ class TrfTournament:
     xxc: list[str] = field(default_factory=list)
     extra_lines: list[str] = field(default_factory=list)
     encoding: str = field(default="utf-8", compare=False, repr=False)
+    warnings: list[str] = field(default_factory=list, compare=False, repr=False)
     layout: list[tuple[str, int]] = field(default_factory=list, compare=False, repr=False)
 
     def player(self, start_no: int) -> TrfPlayer | None:
@@ -298,11 +314,12 @@ def infer_blank_codes(t: TrfTournament, *, pab_points: float = 1.0) -> list[Infe
         last_known = max((r.round for r in p.results if r.code), default=0)
         trailing = [r for r in blanks if r.round > last_known and r.opponent is None
                     and (r.raw[:4].strip() == "" if r.raw else True)]
-        interior = [r for r in blanks if r not in trailing]
+        trailing_rounds = {r.round for r in trailing}
+        interior = [r for r in blanks if r.round not in trailing_rounds]
         values: dict[int, tuple[float, str]] = {}
         if abs(remaining) < 1e-9:
             for r in blanks:
-                why = "absent (withdrawn)" if r in trailing else "points column already adds up"
+                why = "absent (withdrawn)" if r.round in trailing_rounds else "points column already adds up"
                 values[r.round] = (0.0, why)
         else:
             done = False
@@ -331,6 +348,21 @@ def infer_blank_codes(t: TrfTournament, *, pab_points: float = 1.0) -> list[Infe
             v, why = values[r.round]
             out.append(Inference(p.start_no, r.round, v, p.line, why))
     return out
+
+
+def computed_points(t: TrfTournament, inferences: list[Inference] | None = None, *,
+                    pab_points: float = 1.0) -> dict[int, float]:
+    """Points of each player (by starting number) from the round cells: the known codes
+    (:func:`code_points`) plus the values of ``inferences`` (e.g. from :func:`infer_blank_codes`)
+    for blank codes; blank codes without an inference count 0.  Compare with
+    :attr:`TrfPlayer.points` to find lines whose points column disagrees with their results.
+    """
+    totals = {p.start_no: sum(code_points(r.code, pab_points=pab_points) or 0.0 for r in p.results)
+              for p in t.players}
+    for inf in inferences or ():
+        if inf.start_no in totals:
+            totals[inf.start_no] += inf.value
+    return totals
 
 
 def _why(r: TrfResult, remaining: float, n: int) -> str:
@@ -367,9 +399,9 @@ def parse_trf(data: bytes | str, *, source: str = "<trf>") -> TrfTournament:
     """Parse TRF-16 text (``str``) or file contents (``bytes``, decoded as described in the
     module docstring) into a :class:`TrfTournament`.
 
-    Checks every ``001`` line field by field, that starting numbers are unique, that every
-    opponent exists and that pairings are symmetric (same round, each names the other, not
-    the same colour).  Raises :class:`TrfError` with the line (and column) of the first
+    Checks that there is at least one ``001`` line, every ``001`` line field by field, that
+    starting numbers are unique, that every opponent exists and that pairings are symmetric
+    (same round, each names the other, not the same colour).  Raises :class:`TrfError` with the line (and column) of the first
     problem; ``source`` is stored on the error.
     """
     if isinstance(data, bytes):
@@ -379,7 +411,7 @@ def parse_trf(data: bytes | str, *, source: str = "<trf>") -> TrfTournament:
     if text.startswith("\ufeff"):
         text = text[1:]
     lines = _LINE_SPLIT.split(text)
-    if lines and lines[-1] == "":
+    if lines and lines[-1].strip(" \t") == "":
         lines.pop()  # text ended with a line break
     t = TrfTournament(encoding=encoding)
     seen: dict[int, TrfPlayer] = {}
@@ -388,7 +420,7 @@ def parse_trf(data: bytes | str, *, source: str = "<trf>") -> TrfTournament:
             line = raw_line.rstrip(" \t")
             tag = line[:3]
             if tag == "001":
-                p = _parse_player(line, no)
+                p = _parse_player_tolerant(line, no, t)
                 if p.start_no in seen:
                     raise TrfError(f"starting number {p.start_no} is repeated (first on line "
                                    f"{seen[p.start_no].line})", line=no, column=5)
@@ -413,11 +445,11 @@ def parse_trf(data: bytes | str, *, source: str = "<trf>") -> TrfTournament:
                 t.layout.append(("132", 0))
             elif tag.upper() == "XXR":
                 value = line[3:].strip()
-                if not value.isdigit() or int(value) < 1:
+                if not _is_number(value) or int(value) < 1:
                     raise TrfError(f"XXR (total number of rounds) {value!r} is not a positive number",
                                    line=no, column=5)
                 if t.total_rounds is not None:
-                    t.extra_lines.append(raw_line)
+                    t.extra_lines.append(line)
                     t.layout.append(("x", len(t.extra_lines) - 1))
                     continue
                 t.total_rounds = int(value)
@@ -426,8 +458,10 @@ def parse_trf(data: bytes | str, *, source: str = "<trf>") -> TrfTournament:
                 t.xxc.extend(line[3:].split())
                 t.layout.append(("XXC", 0))
             else:
-                t.extra_lines.append(raw_line)
+                t.extra_lines.append(line)
                 t.layout.append(("x", len(t.extra_lines) - 1))
+        if not t.players:
+            raise TrfError("no player lines (tag 001) found; is this a TRF file?")
         _check_pairings(t, seen)
     except TrfError as err:
         err.source = source
@@ -435,10 +469,30 @@ def parse_trf(data: bytes | str, *, source: str = "<trf>") -> TrfTournament:
     return t
 
 
+def _parse_player_tolerant(line: str, no: int, t: TrfTournament) -> TrfPlayer:
+    """Parse a 001 line by character columns; if that fails on a UTF-8 line with non-ASCII
+    letters, try byte columns (some programs pad names by bytes) and record a warning."""
+    try:
+        return _parse_player(line, no)
+    except TrfError as err:
+        if t.encoding not in ("utf-8", "str") or line.isascii():
+            raise
+        by_bytes = line.encode("utf-8").decode("latin-1")
+        try:
+            p = _parse_player(by_bytes, no)
+            for attr in ("sex", "title", "name", "federation", "fide_id", "birth_date"):
+                setattr(p, attr, getattr(p, attr).encode("latin-1").decode("utf-8"))
+        except (TrfError, UnicodeDecodeError):
+            raise err from None
+        t.warnings.append(f"line {no}: columns are counted in UTF-8 bytes, not characters; "
+                          "read by byte columns")
+        return p
+
+
 def _parse_count(value: str, no: int, tag: str) -> int | None:
     if value == "":
         return None
-    if not value.isdigit():
+    if not _is_number(value):
         raise TrfError(f"tag {tag}: {value!r} is not a number", line=no, column=5)
     return int(value)
 
@@ -457,7 +511,7 @@ def _parse_player(line: str, no: int) -> TrfPlayer:
     start_s = line[4:8].strip()
     if not start_s:
         raise TrfError("starting number (columns 5-8) is missing", line=no, column=5)
-    if not start_s.isdigit() or int(start_s) == 0:
+    if not _is_number(start_s) or int(start_s) == 0:
         raise TrfError(f"starting number {start_s!r} is not a number", line=no, column=5)
     start_no = int(start_s)
     for col, before in ((4, "starting number"), (9, "sex"), (14, "name"), (48, "rating"),
@@ -465,19 +519,16 @@ def _parse_player(line: str, no: int) -> TrfPlayer:
                         (85, "rank"), (90, "round 1 cell"), (91, "round 1 cell")):
         _require_blank(line, col, no, before)
     rating_s = line[48:52].strip()
-    if rating_s and not rating_s.isdigit():
+    if rating_s and not _is_number(rating_s):
         raise TrfError(f"rating {rating_s!r} is not a number", line=no, column=49)
     points_s = line[80:84].strip()
     points: float | None = None
     if points_s:
-        try:
-            points = float(points_s.replace(",", "."))
-        except ValueError:
-            raise TrfError(f"points {points_s!r} is not a number", line=no, column=81) from None
-        if points < 0 or not math.isfinite(points):
-            raise TrfError(f"points {points_s!r} is not a number of points", line=no, column=81)
+        if not _POINTS.fullmatch(points_s):
+            raise TrfError(f"points {points_s!r} is not a number", line=no, column=81)
+        points = float(points_s.replace(",", "."))
     rank_s = line[85:89].strip()
-    if rank_s and not rank_s.isdigit():
+    if rank_s and not _is_number(rank_s):
         raise TrfError(f"rank {rank_s!r} is not a number", line=no, column=86)
     p = TrfPlayer(
         start_no=start_no,
@@ -520,7 +571,7 @@ def _parse_cell(cell: str, rnd: int, col: int, own: int, no: int) -> TrfResult:
     opponent: int | None
     if o == "":
         opponent = None
-    elif o.isdigit():
+    elif _is_number(o):
         opponent = int(o) or None
     else:
         raise TrfError(f"round {rnd} opponent {o!r} is not a starting number", line=no, column=col)
@@ -568,6 +619,10 @@ def _check_pairings(t: TrfTournament, by_no: dict[int, TrfPlayer]) -> None:
                     f"round {r.round}: player {p.start_no} has {_describe_cell(r)}, but player "
                     f"{q.start_no} (line {q.line}) has {_describe_cell(s)} in round {r.round}",
                     line=p.line, column=col)
+            if p.start_no < q.start_no and (r.code, s.code) not in _MATCHING_CODES:
+                t.warnings.append(
+                    f"line {p.line}: round {r.round}: player {p.start_no} has result {r.code or 'blank'!r} "
+                    f"against player {q.start_no}, who has {s.code or 'blank'!r} (line {q.line})")
             if r.colour is not None and r.colour == s.colour:
                 both = "white" if r.colour == "w" else "black"
                 raise TrfError(
@@ -579,7 +634,7 @@ def _check_pairings(t: TrfTournament, by_no: dict[int, TrfPlayer]) -> None:
 # Writing
 
 
-def _format_cell(r: TrfResult) -> str:
+def _format_cell(r: TrfResult, start_no: int) -> str:
     if r.raw:
         try:
             again = _parse_cell(r.raw, r.round, 1, -1, 0)
@@ -588,9 +643,9 @@ def _format_cell(r: TrfResult) -> str:
         if again is not None and (again.opponent, again.colour, again.code) == (r.opponent, r.colour, r.code):
             return r.raw.ljust(8)
     if r.code not in RESULT_CODES:
-        raise TrfError(f"round {r.round}: {r.code!r} is not a TRF result code")
+        raise TrfError(f"player {start_no}: round {r.round}: {r.code!r} is not a TRF result code")
     if r.colour not in (None, "w", "b"):
-        raise TrfError(f"round {r.round}: colour {r.colour!r} is not 'w', 'b' or None")
+        raise TrfError(f"player {start_no}: round {r.round}: colour {r.colour!r} is not 'w', 'b' or None")
     if r.is_blank:
         return " " * 8
     if r.opponent is None:
@@ -598,17 +653,26 @@ def _format_cell(r: TrfResult) -> str:
     elif 1 <= r.opponent <= 9999:
         opp = f"{r.opponent:>4}"
     else:
-        raise TrfError(f"round {r.round}: opponent {r.opponent} does not fit in 4 columns")
+        raise TrfError(f"player {start_no}: round {r.round}: opponent {r.opponent} does not fit in 4 columns")
     return f"{opp} {r.colour or '-'} {r.code or ' '}"
 
 
-def _fit(value: str, width: int, what: str, p: TrfPlayer, *, right: bool = False) -> str:
+def _check_text(value: str, what: str) -> None:
+    if any(c in value for c in "\r\n\t"):
+        raise TrfError(f"{what} {value!r} contains a line break or tab")
+
+
+def _fit(value: str, width: int, what: str, p: TrfPlayer, *, right: bool = False,
+         truncate: bool = False) -> str:
+    _check_text(value, f"player {p.start_no}: {what}")
     if len(value) > width:
-        raise TrfError(f"player {p.start_no}: {what} {value!r} is longer than {width} characters")
+        if not truncate:
+            raise TrfError(f"player {p.start_no}: {what} {value!r} is longer than {width} characters")
+        value = value[:width]
     return value.rjust(width) if right else value.ljust(width)
 
 
-def _format_player(p: TrfPlayer) -> str:
+def _format_player(p: TrfPlayer, truncate: bool = False) -> str:
     if not 1 <= p.start_no <= 9999:
         raise TrfError(f"starting number {p.start_no} does not fit in columns 5-8")
     if not 0 <= p.rating <= 9999:
@@ -620,30 +684,35 @@ def _format_player(p: TrfPlayer) -> str:
             raise TrfError(f"player {p.start_no}: points {p.points} do not fit in columns 81-84")
         points = f"{p.points:.1f}"
     rank = "" if p.rank is None else str(p.rank)
+    cut = {"truncate": truncate}
     head = (
         "001 "
         + f"{p.start_no:>4} "
-        + _fit(p.sex, 1, "sex", p)
-        + _fit(p.title, 3, "title", p, right=True) + " "
-        + _fit(p.name, 33, "name", p) + " "
+        + _fit(p.sex, 1, "sex", p, **cut)
+        + _fit(p.title, 3, "title", p, right=True, **cut) + " "
+        + _fit(p.name, 33, "name", p, **cut) + " "
         + f"{p.rating:04d} "
-        + _fit(p.federation, 3, "federation", p) + " "
-        + _fit(p.fide_id, 11, "FIDE id", p, right=True) + " "
-        + _fit(p.birth_date, 10, "birth date", p) + " "
+        + _fit(p.federation, 3, "federation", p, **cut) + " "
+        + _fit(p.fide_id, 11, "FIDE id", p, right=True, **cut) + " "
+        + _fit(p.birth_date, 10, "birth date", p, **cut) + " "
         + _fit(points, 4, "points", p, right=True) + " "
         + _fit(rank, 4, "rank", p, right=True)
     )
     cells = []
-    for i, r in enumerate(p.results, start=1):
-        if r.round != i:
-            raise TrfError(f"player {p.start_no}: results[{i - 1}] is for round {r.round}, expected {i}")
-        cells.append(_format_cell(r))
+    for r in p.results:
+        if r.round <= len(cells):
+            raise TrfError(f"player {p.start_no}: results are not in increasing round order "
+                           f"(round {r.round} after round {len(cells)})")
+        cells.extend(" " * 8 for _ in range(len(cells) + 1, r.round))  # missing rounds: blank cells
+        cells.append(_format_cell(r, p.start_no))
     line = head + ("  " + "  ".join(cells) if cells else "")
     return line.rstrip()
 
 
 def _header_line(t: TrfTournament, tag: str) -> list[str]:
     if tag == "112":
+        for d in t.deputy_arbiters:
+            _check_text(d, "tag 112:")
         return [f"112 {d}".rstrip() for d in t.deputy_arbiters] or ["112"]
     if tag == "132":
         if not t.round_dates:
@@ -651,6 +720,7 @@ def _header_line(t: TrfTournament, tag: str) -> list[str]:
         return [("132" + " " * (_FIRST_ROUND_COL - 4) + "  ".join(d.ljust(8) for d in t.round_dates)).rstrip()]
     value = getattr(t, _HEADER_TAGS[tag])
     value = "" if value is None else str(value)
+    _check_text(value, f"tag {tag}:")
     return [f"{tag} {value}".rstrip()]
 
 
@@ -663,15 +733,18 @@ def _header_present(t: TrfTournament, tag: str) -> bool:
     return value not in (None, "")
 
 
-def dump_trf(t: TrfTournament) -> str:
+def dump_trf(t: TrfTournament, *, truncate: bool = False) -> str:
     """TRF-16 text for ``t``, lines ending in ``"\\n"`` and without trailing spaces.
 
     A tournament read by :func:`parse_trf` is written in its original line order (unchanged
     round cells keep their exact text); new players go after the last player line, new header
     fields before the first player line, ``XXR``/``XXC`` at the end.  A tournament built in code
     gets tags 012-132, then the players by starting number, then ``XXR``, ``XXC`` and the extra
-    lines.  Ratings are written with 4 digits (``0000`` = unrated).  Raises :class:`TrfError`
-    when a value does not fit its columns.
+    lines.  Ratings are written with 4 digits (``0000`` = unrated); a player's missing rounds
+    (results must be in increasing round order, gaps allowed) are written as blank cells.
+    Raises :class:`TrfError` when a value does not fit its columns or contains a line break;
+    with ``truncate=True`` over-long text fields of player lines (sex, title, name, federation,
+    FIDE id, birth date) are cut to their width instead.
     """
     players = {p.start_no: p for p in t.players}
     if len(players) != len(t.players):
@@ -687,7 +760,7 @@ def dump_trf(t: TrfTournament) -> str:
                 if n in players and key not in emitted:
                     if first_player_at is None:
                         first_player_at = len(out)
-                    out.append(_format_player(players[n]))
+                    out.append(_format_player(players[n], truncate))
                     last_player_at = len(out)
             elif kind == "x":
                 if n < len(t.extra_lines):
@@ -704,7 +777,7 @@ def dump_trf(t: TrfTournament) -> str:
         # Items not in the recorded layout.
         header_missing = [line for tag in _CANONICAL_HEADER_ORDER if (tag, 0) not in emitted
                           and _header_present(t, tag) for line in _header_line(t, tag)]
-        new_players = [_format_player(p) for p in sorted(t.players, key=lambda q: q.start_no)
+        new_players = [_format_player(p, truncate) for p in sorted(t.players, key=lambda q: q.start_no)
                        if ("001", p.start_no) not in emitted]
         if new_players:
             at = last_player_at if last_player_at is not None else len(out)
@@ -737,7 +810,7 @@ def dump_trf(t: TrfTournament) -> str:
         heads.extend(extra_headers)
         heads.sort(key=lambda item: item[0])  # stable: keeps order within a tag
         out.extend(line for _, line in heads)
-        out.extend(_format_player(p) for p in sorted(t.players, key=lambda q: q.start_no))
+        out.extend(_format_player(p, truncate) for p in sorted(t.players, key=lambda q: q.start_no))
         if t.total_rounds is not None:
             out.append(f"XXR {t.total_rounds}")
         if t.xxc:

@@ -194,9 +194,15 @@ def tournament_import_trf(*, data: bytes | str, source: str = "<trf>", user=None
                 round=rnd, board=board, white=entries[p.start_no], kind=Match.Kind.BYE, bye_kind=kind,
                 white_points=_POINTS[value if kind != "pab" else pab],
             )
+    withdrawn_by_inference = {i.start_no for i in inferences if "withdrawn" in (getattr(i, "reason", "") or "")}
     for e in entries.values():
         p = next(q for q in t.players if q.start_no == e.start_no)
-        if p.results and max(c.round for c in p.results) < rounds_played:
+        if e.start_no in withdrawn_by_inference:
+            e.withdrawn = True
+            played = [c.round for c in p.results if c.opponent or c.code not in ("", "-", "Z")]
+            e.withdrawn_after_round = max(played, default=0)
+            e.save(update_fields=["withdrawn", "withdrawn_after_round"])
+        elif p.results and max(c.round for c in p.results) < rounds_played:
             e.withdrawn = True
             e.withdrawn_after_round = max(c.round for c in p.results)
             e.save(update_fields=["withdrawn", "withdrawn_after_round"])
@@ -244,4 +250,4 @@ def tournament_export_trf(*, tournament: Tournament) -> str:
         chief_arbiter=tournament.chief_arbiter, deputy_arbiters=[], time_control=tournament.time_control,
         round_dates=[], players=players, total_rounds=tournament.rounds_total, xxc=[], extra_lines=[],
     )
-    return trfmod.dump_trf(data)
+    return trfmod.dump_trf(data, truncate=True)

@@ -1,1 +1,24 @@
-urlpatterns = []
+"""Tournament pages."""
+from django.urls import path
+
+from tournaments import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("t/new/", views.tournament_create, name="tournament-create"),
+    path("t/import/", views.trf_import, name="trf-import"),
+    path("t/<slug:slug>/", views.tournament_detail, name="tournament-detail"),
+    path("t/<slug:slug>/entries/", views.tournament_entries, name="tournament-entries"),
+    path("t/<slug:slug>/entries/<int:start_no>/withdraw/", views.entry_withdraw, name="entry-withdraw"),
+    path("t/<slug:slug>/pair/", views.round_pair, name="round-pair"),
+    path("t/<slug:slug>/round/<int:number>/", views.round_detail, name="round-detail"),
+    path("t/<slug:slug>/round/<int:number>/publish/", views.round_publish, name="round-publish"),
+    path("t/<slug:slug>/round/<int:number>/close/", views.round_close, name="round-close"),
+    path("t/<slug:slug>/round/<int:number>/swap/", views.round_swap, name="round-swap"),
+    path("t/<slug:slug>/round/<int:number>/board/<int:board>/", views.match_result, name="match-result"),
+    path("t/<slug:slug>/standings/", views.standings, name="standings"),
+    path("t/<slug:slug>/standings/publish/", views.standings_publish, name="standings-publish"),
+    path("t/<slug:slug>/crosstable/", views.crosstable, name="crosstable"),
+    path("t/<slug:slug>/crosstable.pdf", views.crosstable_pdf, name="crosstable-pdf"),
+    path("t/<slug:slug>/export.trf", views.export_trf, name="export-trf"),
+]

@@ -1,0 +1,27 @@
+"""Pairing systems (pure Python, no Django).
+
+* :func:`pair_dutch` - FIDE Dutch Swiss system (Handbook C.04.3, 2025 revision), identical
+  to bbpPairings ``--dutch`` version 6 on the reference cases.
+* :func:`berger_round`, :func:`round_robin_rounds` - Berger tables (C.05 Annex 1).
+* :func:`knockout_bracket` - knockout seeding (1 v N, byes to the top seeds).
+
+Inputs are :class:`PairingPlayer` / :class:`RoundRecord` values; errors are
+:class:`PairingError` (a ``ValueError``).  ``python -m tournaments.pairing`` is a CLI.
+"""
+from .base import Pairing, PairingError, PairingPlayer, RoundRecord
+from .dutch import board_order, pair_dutch
+from .knockout import knockout_bracket, seed_order
+from .roundrobin import berger_round, round_robin_rounds
+
+__all__ = [
+    "Pairing",
+    "PairingError",
+    "PairingPlayer",
+    "RoundRecord",
+    "berger_round",
+    "board_order",
+    "knockout_bracket",
+    "pair_dutch",
+    "round_robin_rounds",
+    "seed_order",
+]

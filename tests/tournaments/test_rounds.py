@@ -1,0 +1,173 @@
+"""Rounds through the services: coin toss, Dutch and Berger pairings, byes, publishing, closing,
+hand changes, standings publication and who may see what."""
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from federation.errors import Conflict, PermissionDenied, ValidationFailed
+from tests.factories import PlayerFactory, UserFactory, organiser, referee
+from tournaments import selectors, services
+from tournaments.models import Round, Tournament
+from tournaments.services import SetInput, coin_toss_outcome
+
+pytestmark = pytest.mark.django_db
+
+
+def _tournament(n: int, *, system="swiss", rounds=3, **kw) -> tuple[Tournament, object]:
+    org = organiser()
+    t = services.tournament_create(name=f"Test {n}", rounds_total=rounds, system=system, created_by=org, **kw)
+    for i in range(n):
+        services.entry_add(tournament=t, player=PlayerFactory(rating=2000 - 50 * i, last_name=f"Oyuncu{i + 1:02d}"))
+    return t, org
+
+
+def _boards(rnd: Round) -> list[tuple]:
+    return [
+        (m.board, m.white.start_no, m.black.start_no if m.black else None, m.bye_kind)
+        for m in rnd.matches.select_related("white", "black").order_by("board")
+    ]
+
+
+def _seed_for(outcome: str) -> str:
+    return next(s for s in (f"seed-{i}" for i in range(100)) if coin_toss_outcome(s) == outcome)
+
+
+def test_starting_numbers_follow_rating():
+    t, _ = _tournament(4)
+    assert [(e.start_no, e.rating) for e in t.entries.order_by("start_no")] == [(1, 2000), (2, 1950), (3, 1900), (4, 1850)]
+
+
+def test_round_one_coin_toss_white_is_recorded_and_gives_top_seed_white():
+    t, org = _tournament(4)
+    seed = _seed_for("w")
+    rnd = services.round_pair(tournament=t, user=org, coin_seed=seed)
+    assert (rnd.coin_toss.seed, rnd.coin_toss.outcome, rnd.coin_toss.tossed_by) == (seed, "w", org)
+    assert rnd.coin_toss.tossed_at is not None
+    # C.04.3: top half v bottom half; the top seed takes the toss's colour, colours alternate by board
+    assert _boards(rnd) == [(1, 1, 3, ""), (2, 4, 2, "")]
+
+
+def test_round_one_coin_toss_black_reverses_the_colours():
+    t, org = _tournament(4)
+    rnd = services.round_pair(tournament=t, user=org, coin_seed=_seed_for("b"))
+    assert _boards(rnd) == [(1, 3, 1, ""), (2, 2, 4, "")]
+
+
+def test_odd_field_gives_the_lowest_ranked_a_pairing_bye():
+    t, org = _tournament(5)
+    rnd = services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w"))
+    boards = _boards(rnd)
+    assert boards[-1] == (3, 5, None, "pab")
+    bye = rnd.matches.get(board=3)
+    assert bye.white_points == Decimal("1.0")
+
+
+def _play_round(rnd: Round, org, results: dict[int, tuple[int, int]]) -> None:
+    """Publish, enter every game (white wins 2–0 with the given stores, 30–18 by default), close."""
+    services.round_publish(round=rnd, user=org)
+    ref = referee()
+    for m in rnd.matches.filter(kind="game"):
+        w, b = results.get(m.board, (30, 18))
+        services.match_result_enter(match=m, sets=[SetInput(w, b), SetInput(w, b)], user=ref)
+    services.round_close(round=rnd, user=org)
+
+
+def test_a_swiss_is_paired_round_after_round_without_repeats():
+    t, org = _tournament(6, rounds=3)
+    met = set()
+    for n in range(1, 4):
+        rnd = services.round_pair(tournament=t, user=org, coin_seed="abc" if n == 1 else None)
+        for _, w, b, _ in _boards(rnd):
+            pair = frozenset((w, b))
+            assert pair not in met
+            met.add(pair)
+        _play_round(rnd, org, {})
+    with pytest.raises(Conflict):
+        services.round_pair(tournament=t, user=org)
+    st = selectors.tournament_standings(tournament=t)
+    assert sum(line.points for line in st.lines) == 9.0  # 3 boards × 3 rounds, one point each
+
+
+def test_round_robin_follows_the_berger_table():
+    """FIDE C.05 Annex 1, 4 players: 1–4 2–3 / 4–3 1–2 / 2–4 3–1."""
+    t, org = _tournament(4, system="round_robin", rounds=3)
+    expected = [[(1, 4), (2, 3)], [(4, 3), (1, 2)], [(2, 4), (3, 1)]]
+    for n in range(3):
+        rnd = services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w") if n == 0 else None)
+        assert sorted((w, b) for _, w, b, _ in _boards(rnd)) == sorted(expected[n])
+        _play_round(rnd, org, {})
+
+
+def test_pairing_needs_the_previous_round_closed():
+    t, org = _tournament(4)
+    services.round_pair(tournament=t, user=org, coin_seed="x")
+    with pytest.raises(Conflict):
+        services.round_pair(tournament=t, user=org)
+
+
+def test_only_organisers_pair_and_publish():
+    t, org = _tournament(4)
+    with pytest.raises(PermissionDenied):
+        services.round_pair(tournament=t, user=referee())
+    rnd = services.round_pair(tournament=t, user=org, coin_seed="x")
+    with pytest.raises(PermissionDenied):
+        services.round_publish(round=rnd, user=UserFactory())
+
+
+def test_closing_needs_every_result():
+    t, org = _tournament(4)
+    rnd = services.round_pair(tournament=t, user=org, coin_seed="x")
+    services.round_publish(round=rnd, user=org)
+    services.match_result_enter(match=rnd.matches.get(board=1), sets=[SetInput(30, 18), SetInput(30, 18)])
+    with pytest.raises(Conflict) as err:
+        services.round_close(round=rnd, user=org)
+    assert "2" in err.value.message
+    rnd.refresh_from_db()
+    assert rnd.status == Round.Status.PUBLISHED
+
+
+def test_public_sees_only_published_rounds():
+    t, org = _tournament(4)
+    rnd = services.round_pair(tournament=t, user=org, coin_seed="x")
+    assert selectors.visible_rounds(tournament=t, user=UserFactory()) == []
+    assert selectors.visible_rounds(tournament=t, user=org) == [rnd]
+    services.round_publish(round=rnd, user=org)
+    assert [r.number for r in selectors.visible_rounds(tournament=t, user=UserFactory())] == [1]
+
+
+def test_hand_change_is_recorded_with_who_and_why():
+    t, org = _tournament(4)
+    rnd = services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w"))
+    services.round_swap_pairing(round=rnd, board_a=1, board_b=2, swap="black", reason="aynı kulüp", user=org)
+    rnd.refresh_from_db()
+    assert rnd.modified_by_hand
+    assert _boards(rnd) == [(1, 1, 2, ""), (2, 4, 3, "")]
+    change = rnd.changes.get()
+    assert (change.user, change.reason) == (org, "aynı kulüp")
+    with pytest.raises(ValidationFailed):
+        services.round_swap_pairing(round=rnd, board_a=1, board_b=2, swap="black", reason=" ", user=org)
+
+
+def test_standings_publication_and_finish():
+    t, org = _tournament(2, rounds=1)
+    with pytest.raises(Conflict):
+        services.standings_publish(tournament=t, user=org)
+    rnd = services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w"))
+    _play_round(rnd, org, {1: (30, 18)})
+    services.standings_publish(tournament=t, user=org)
+    t.refresh_from_db()
+    assert t.standings_published and t.status == Tournament.Status.FINISHED
+    st = selectors.tournament_standings(tournament=t)
+    assert [(l.rank, l.start_no, l.points) for l in st.lines] == [(1, 1, 1.0), (2, 2, 0.0)]
+
+
+def test_set_points_and_stone_margin_tiebreaks_come_from_the_sets():
+    t, org = _tournament(2, rounds=1, tiebreaks=["set_points", "stone_margin"])
+    rnd = services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w"))
+    services.round_publish(round=rnd, user=org)
+    services.match_result_enter(match=rnd.matches.get(board=1), sets=[SetInput(30, 18), SetInput(20, 28), SetInput(26, 22)])
+    st = selectors.tournament_standings(tournament=t)
+    # white (no. 1): sets 30–18 (+6), 20–28 (−4), 26–22 (+2): 2 set points, margin +4
+    assert [(l.start_no, l.points, l.tiebreaks) for l in st.lines] == [(1, 1.0, (2.0, 4.0)), (2, 0.0, (1.0, -4.0))]

@@ -1,0 +1,138 @@
+"""Forms of the tournament pages (Django forms; business rules stay in services)."""
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from federation.models import Player
+from tournaments.models import SetResult, Tournament
+from tournaments.standings import TIEBREAKS, tiebreak_label
+
+
+class TournamentForm(forms.ModelForm):
+    """Create a tournament: name, dates, place, system, rounds, sets per match, tie-breaks."""
+
+    tiebreak_order = forms.CharField(
+        label=_("Tie-break order"),
+        required=False,
+        help_text=_("Comma-separated keys, first decides first."),
+    )
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "name", "start_date", "end_date", "city", "venue", "system", "rounds_total",
+            "double_round_robin", "sets_per_match", "variant",
+        ]
+        widgets = {
+            "start_date": forms.DateInput(attrs={"type": "date"}),
+            "end_date": forms.DateInput(attrs={"type": "date"}),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        default = ",".join(Tournament._meta.get_field("tiebreaks").default())
+        self.fields["tiebreak_order"].initial = default
+        self.fields["tiebreak_order"].help_text = _("Comma-separated keys, first decides first. Available: %(k)s") % {
+            "k": ", ".join(f"{k} ({tiebreak_label(k, 'tr')})" for k in sorted(TIEBREAKS))
+        }
+        self.fields["rounds_total"].widget.attrs.update({"min": 1, "max": 99, "inputmode": "numeric"})
+
+    def clean_tiebreak_order(self) -> list[str]:
+        raw = self.cleaned_data.get("tiebreak_order") or ""
+        keys = [k.strip() for k in raw.split(",") if k.strip()]
+        unknown = [k for k in keys if k not in TIEBREAKS]
+        if unknown:
+            raise forms.ValidationError(_("Unknown tie-break: %(k)s") % {"k": unknown[0]})
+        return keys
+
+
+class EntriesForm(forms.Form):
+    """Add players to a tournament (before round 1 is paired)."""
+
+    players = forms.ModelMultipleChoiceField(
+        label=_("Players"), queryset=Player.objects.select_related("club").order_by("last_name", "first_name"),
+        widget=forms.SelectMultiple(attrs={"size": 14}),
+    )
+
+
+class TrfUploadForm(forms.Form):
+    """Upload a TRF file (FIDE TRF-16, UTF-8 or Latin-1)."""
+
+    file = forms.FileField(label=_("TRF file"))
+    name = forms.CharField(label=_("Tournament name (optional)"), required=False, max_length=160)
+
+    def clean_file(self):
+        f = self.cleaned_data["file"]
+        if f.size > 5 * 1024 * 1024:
+            raise forms.ValidationError(_("The file is larger than 5 MB."))
+        return f
+
+
+TERMINATION_CHOICES = [("", "—"), *SetResult.Termination.choices]
+FORFEIT_CHOICES = [
+    ("", _("Played")),
+    ("white", _("White did not appear (black wins by forfeit)")),
+    ("black", _("Black did not appear (white wins by forfeit)")),
+    ("both", _("Neither appeared")),
+]
+
+
+class MatchResultForm(forms.Form):
+    """A match result as up to ``sets_per_match`` sets of stores; blank sets are ignored."""
+
+    forfeit = forms.ChoiceField(label=_("Match"), choices=FORFEIT_CHOICES, required=False)
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, sets_per_match: int = 3, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.sets_per_match = sets_per_match
+        for i in range(1, sets_per_match + 1):
+            num = {"min": 0, "max": 48, "inputmode": "numeric", "pattern": "[0-9]*", "class": "stones"}
+            self.fields[f"set{i}_white"] = forms.IntegerField(
+                label=_("Set %(i)d white") % {"i": i}, min_value=0, max_value=48, required=False,
+                widget=forms.NumberInput(attrs=num),
+            )
+            self.fields[f"set{i}_black"] = forms.IntegerField(
+                label=_("Set %(i)d black") % {"i": i}, min_value=0, max_value=48, required=False,
+                widget=forms.NumberInput(attrs=num),
+            )
+            self.fields[f"set{i}_termination"] = forms.ChoiceField(
+                label=_("Set %(i)d end") % {"i": i}, choices=SetResult.Termination.choices, required=False,
+                initial=SetResult.Termination.COMPLETED,
+            )
+            self.fields[f"set{i}_moves"] = forms.CharField(
+                label=_("Set %(i)d moves (optional)") % {"i": i}, required=False,
+                widget=forms.TextInput(attrs={"placeholder": "4 1 3 …", "autocomplete": "off"}),
+            )
+
+    def set_rows(self):
+        """``[(number, white_field, black_field, termination_field, moves_field), …]`` for templates."""
+        return [
+            (i, self[f"set{i}_white"], self[f"set{i}_black"], self[f"set{i}_termination"], self[f"set{i}_moves"])
+            for i in range(1, self.sets_per_match + 1)
+        ]
+
+    def clean(self):
+        data = super().clean()
+        sets = []
+        for i in range(1, self.sets_per_match + 1):
+            w, b = data.get(f"set{i}_white"), data.get(f"set{i}_black")
+            if w is None and b is None:
+                continue
+            if w is None or b is None:
+                self.add_error(f"set{i}_white" if w is None else f"set{i}_black", _("Enter both stores."))
+                continue
+            if len(sets) != i - 1:
+                self.add_error(f"set{i}_white", _("Fill in the sets in order."))
+            sets.append(
+                {
+                    "white_store": w, "black_store": b,
+                    "termination": data.get(f"set{i}_termination") or SetResult.Termination.COMPLETED,
+                    "moves": data.get(f"set{i}_moves") or "",
+                }
+            )
+        data["sets"] = sets
+        if not sets and not data.get("forfeit"):
+            raise forms.ValidationError(_("Enter at least one set, or choose a forfeit."))
+        return data

@@ -1,0 +1,88 @@
+"""Command line: ``python -m tournaments.pairing dutch FILE...`` / ``berger N [--double]``.
+
+``dutch`` reads TRF-16 files (with ``XXR``/``XXC``) and prints the next round in the
+bbpPairings output format: the number of boards, then ``white black`` per board by pairing
+id, ``X 0`` for the pairing-allocated bye.  With several files each block is preceded by
+``# FILE``.  Errors: exit status 2 and one line on stderr.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..trf import TrfError, read_trf
+from .base import PairingError
+from .dutch import pair_dutch
+from .roundrobin import round_robin_rounds
+from .trf_input import first_colour_from_trf, players_from_trf
+
+
+def format_pairings(pairs) -> str:
+    """Reference-engine format: count line, then ``white black`` (``X 0`` = bye)."""
+    lines = [str(len(pairs))]
+    lines += [f"{p.white} {p.black if p.black is not None else 0}" for p in pairs]
+    return "\n".join(lines) + "\n"
+
+
+class _Fail(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2
+        raise _Fail(f"usage error: {message}")
+
+
+def _dutch(files: list[str]) -> str:
+    out = []
+    for f in files:
+        try:
+            t = read_trf(f)
+        except OSError as e:
+            raise _Fail(f"{f}: cannot read: {e.strerror or e}") from None
+        except TrfError as e:
+            raise _Fail(f"{f}: {e}") from None
+        try:
+            players, rnd, total = players_from_trf(t)
+            pairs = pair_dutch(players, round_no=rnd, total_rounds=total,
+                               first_colour=first_colour_from_trf(t))
+        except PairingError as e:
+            raise _Fail(f"{f}: {e}") from None
+        block = format_pairings(pairs)
+        out.append(f"# {f}\n{block}" if len(files) > 1 else block)
+    return "".join(out)
+
+
+def _berger(n: int, double: bool) -> str:
+    try:
+        rounds = round_robin_rounds(n, double=double)
+    except PairingError as e:
+        raise _Fail(str(e)) from None
+    lines = []
+    for i, rnd in enumerate(rounds, 1):
+        boards = "  ".join(f"{w}-{b}" if b else f"{w}-bye" for w, b in rnd)
+        lines.append(f"Round {i}: {boards}")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the exit status (0 ok, 2 error)."""
+    parser = _Parser(prog="python -m tournaments.pairing", description="Pairing systems")
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    d = sub.add_parser("dutch", help="pair the next round of TRF files (FIDE Dutch C.04.3)")
+    d.add_argument("files", nargs="+", metavar="FILE")
+    b = sub.add_parser("berger", help="print the Berger table (C.05 Annex 1)")
+    b.add_argument("n", type=int)
+    b.add_argument("--double", action="store_true")
+    try:
+        args = parser.parse_args(argv)
+        text = _dutch(args.files) if args.cmd == "dutch" else _berger(args.n, args.double)
+    except _Fail as e:
+        print(str(e).replace("\n", " "), file=sys.stderr)
+        return 2
+    sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,102 @@
+"""Value types shared by the pairing systems (pure Python, no Django).
+
+Conventions (FIDE Handbook C.04.1 "Basic rules for Swiss systems", C.04.2 "General handling
+rules", TRF-16 result codes of C.04 Annex 2):
+
+* A player is identified by the *pairing id* (starting rank, 1 = top).
+* ``PairingPlayer.history`` holds one :class:`RoundRecord` per round already played,
+  rounds ``1..r-1`` in order, absences included.
+* Scores are in game points (1 / ½ / 0, like chess).
+* A pairing-allocated bye is ``Pairing(white=id, black=None)``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    "BYE_CODES",
+    "PLAYED_CODES",
+    "Pairing",
+    "PairingError",
+    "PairingPlayer",
+    "RESULT_CODES",
+    "RoundRecord",
+    "record_points",
+]
+
+#: TRF-16 result codes accepted in a :class:`RoundRecord` ("" = blank / not entered).
+RESULT_CODES = frozenset({"1", "0", "=", "+", "-", "W", "D", "L", "H", "F", "U", "Z", ""})
+#: Codes of a game that was actually played over the board (C.04.1 b: only these count as
+#: "having played" an opponent and only their colours count, C.04.3 A.6).
+PLAYED_CODES = frozenset({"1", "0", "=", "W", "D", "L"})
+#: Codes of rounds in which the player was not paired on a board (TRF-16 byes).
+BYE_CODES = frozenset({"H", "F", "U", "Z"})
+
+_POINTS = {"1": 1.0, "+": 1.0, "W": 1.0, "F": 1.0, "U": 1.0,
+           "=": 0.5, "D": 0.5, "H": 0.5,
+           "0": 0.0, "-": 0.0, "L": 0.0, "Z": 0.0, "": 0.0}
+
+
+class PairingError(ValueError):
+    """No legal pairing exists (C.04.3 C.1-C.4 cannot all be met) or the input is invalid."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    """What one player did in one past round.
+
+    ``opponent``: pairing id of the opponent, ``None`` when not paired on a board (bye,
+    absence).  ``colour``: ``"w"``, ``"b"`` or ``None``.  ``code``: TRF-16 result code
+    (``"1" "0" "=" "+" "-" "W" "D" "L" "H" "F" "U" "Z"`` or ``""`` for blank).
+    A forfeit (``+``/``-``) names the opponent but is *not* a played game (C.04.1 b/d).
+    """
+
+    opponent: int | None
+    colour: str | None
+    code: str
+
+    @property
+    def played(self) -> bool:
+        """True when the game was played over the board (counts for colours and rematches)."""
+        return self.opponent is not None and self.code in PLAYED_CODES and self.colour in ("w", "b")
+
+    @property
+    def points(self) -> float:
+        """Points scored in this round with 1-½-0 scoring (blank counts 0)."""
+        return _POINTS[self.code]
+
+
+@dataclass(frozen=True, slots=True)
+class PairingPlayer:
+    """A player as seen by a pairing system before round ``r``.
+
+    ``id``: pairing id (starting rank, 1 = top).  ``rating``: for information (the Dutch
+    system orders by pairing id, C.04.3 A.2).  ``points``: score before the round being paired
+    (game points).  ``history``: rounds ``1..r-1``, one :class:`RoundRecord` each (absences
+    included).  ``available``: ``False`` when the player is not to be paired this round
+    (withdrawn, pre-assigned bye or absence, C.04.2 B).
+    """
+
+    id: int
+    rating: int
+    points: float
+    history: tuple[RoundRecord, ...]
+    available: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    """One board of a round: ``white`` v ``black``; ``black is None`` for the
+    pairing-allocated bye (C.04.1 c) given to ``white``."""
+
+    white: int
+    black: int | None
+
+
+def record_points(rec: RoundRecord) -> float:
+    """Points for a round record (1-½-0; pairing-allocated bye = 1, C.04.1 c). Raises
+    :class:`PairingError` for an unknown code."""
+    try:
+        return _POINTS[rec.code]
+    except KeyError:
+        raise PairingError(f"unknown result code {rec.code!r}") from None

@@ -1,0 +1,696 @@
+"""FIDE Dutch system (FIDE Handbook C.04.3, 2025 revision) by maximum-weight matching.
+
+Sources: C.04.1 (basic rules), C.04.2 (general handling rules), C.04.3 (Dutch system:
+A definitions, B pairing process, C pairing criteria C.1-C.21, E colour allocation).
+The reference for behaviour is bbpPairings ``--dutch`` (version 6); this is an independent
+Python implementation of the same method: all criteria of C.04.3 C are encoded, most
+important first, as bit fields of one integer edge weight, and the pairing brackets are
+processed from the top score group down.  For each bracket a maximum-weight matching over
+*all* players still to be paired decides (C.4 completion, C.5 bye, C.6-C.21 quality) how
+many and which players are paired in the bracket; the choices between equivalent candidates
+(B.2-B.8: which moved-down players, transpositions of S2, exchanges between S1 and S2) are
+then fixed one player at a time, again by matching with small tie-breaking bonuses.
+
+Conventions: scores are handled internally in half points; ``rank`` is the 0-based position
+of a player by pairing id among the players taking part in the tournament.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .base import Pairing, PairingError, PairingPlayer, RoundRecord
+from .matching import max_weight_matching
+
+__all__ = ["pair_dutch", "board_order"]
+
+_DOWN, _UP, _NONE = 0, 1, 2
+
+
+def _other(colour: str | None) -> str | None:
+    return {"w": "b", "b": "w"}.get(colour)  # type: ignore[arg-type]
+
+
+@dataclass(slots=True)
+class _P:
+    """Per-player data derived from the history (C.04.3 A.6 colour preferences etc.)."""
+
+    pid: int
+    rank: int
+    score: int  # half points
+    opponents: set[int] = field(default_factory=set)
+    colours: list[str] = field(default_factory=list)  # colours of played games, in order
+    imbalance: int = 0
+    pref: str | None = None
+    repeated: str | None = None  # colour played in the last two played games (if same)
+    strong: bool = False
+    played_games: int = 0
+    bye_ok: bool = True
+    float1: int = _NONE
+    float2: int = _NONE
+
+    @property
+    def abs_imbalance(self) -> bool:
+        return self.imbalance > 1
+
+    @property
+    def abs_pref(self) -> bool:
+        return self.imbalance > 1 or self.repeated is not None
+
+
+def _half(x: float) -> int:
+    h = round(x * 2)
+    if abs(h - x * 2) > 1e-9:
+        raise PairingError(f"score {x} is not a multiple of 0.5")
+    return h
+
+
+def _colour_data(p: _P) -> None:
+    """C.04.3 A.6: colour difference, absolute / strong / mild preference."""
+    white = black = 0
+    consecutive = 0
+    last: str | None = None
+    for c in p.colours:
+        if c == "w":
+            white += 1
+        else:
+            black += 1
+        consecutive = consecutive + 1 if (consecutive and c == last) else 1
+        last = c
+    p.played_games = len(p.colours)
+    lower = "b" if white > black else "w"
+    p.imbalance = abs(white - black)
+    if p.imbalance > 1:
+        p.pref = lower
+    elif consecutive > 1:
+        p.pref = _other(last)
+    elif p.imbalance > 0:
+        p.pref = lower
+    elif consecutive:
+        p.pref = _other(last)
+    else:
+        p.pref = None
+    p.repeated = last if consecutive > 1 else None
+    p.strong = (not p.abs_pref) and p.imbalance > 0
+
+
+def _prefs_compatible(a: str | None, b: str | None) -> bool:
+    return a != b or a is None or b is None
+
+
+def _first_colour_difference(a: _P, b: _P) -> tuple[str | None, str | None]:
+    """Colours of a and b in the latest round (counting back over each one's played games)
+    in which they differed (C.04.3 E.3)."""
+    i, j = len(a.colours) - 1, len(b.colours) - 1
+    while i >= 0 and j >= 0 and a.colours[i] == b.colours[j]:
+        i -= 1
+        j -= 1
+    return (a.colours[i] if i >= 0 else None, b.colours[j] if j >= 0 else None)
+
+
+def _neutral_colour(p: _P, o: _P) -> str | None:
+    """Colour for ``p`` against ``o`` by C.04.3 E.1-E.4, ``None`` if undecided there."""
+    if _prefs_compatible(p.pref, o.pref):
+        if p.pref is not None:
+            return p.pref
+        if o.pref is not None:
+            return _other(o.pref)
+        return None
+    if p.abs_pref and (p.imbalance > o.imbalance or not o.abs_pref):
+        return p.pref
+    if o.abs_pref and (o.imbalance > p.imbalance or not p.abs_pref):
+        return _other(o.pref)
+    if p.strong and not o.strong:
+        return p.pref
+    if o.strong and not p.strong:
+        return _other(o.pref)
+    pc, oc = _first_colour_difference(p, o)
+    if pc is not None and oc is not None:
+        return oc
+    return None
+
+
+def _ranks_higher(a: _P, b: _P) -> bool:
+    """True if ``a`` is placed before ``b`` (higher score, then smaller pairing number; A.2)."""
+    return (a.score, -a.rank) > (b.score, -b.rank)
+
+
+def _choose_colour(p: _P, o: _P, first: str) -> str:
+    """Colour of ``p`` against ``o`` (C.04.3 E.1-E.5)."""
+    c = _neutral_colour(p, o)
+    if c is not None:
+        return c
+    if p.pref is None:
+        # E.5: the higher ranked player gets the colour determined by its rank parity.
+        if _ranks_higher(o, p):
+            return first if o.rank & 1 else _other(first)  # type: ignore[return-value]
+        return _other(first) if p.rank & 1 else first  # type: ignore[return-value]
+    # E.4: the higher ranked player gets his preference.
+    if _ranks_higher(o, p):
+        return _other(o.pref)  # type: ignore[return-value]
+    return p.pref
+
+
+def board_order(pairs: list[Pairing], points: dict[int, float]) -> list[Pairing]:
+    """Sort boards for publication (C.04.2 D.9 / bbpPairings order): the bye last; then by the
+    score of the higher player of the board, then the score of the lower player, both
+    descending; then by the pairing id of the higher player."""
+
+    def key(pr: Pairing) -> tuple:
+        if pr.black is None:
+            return (1, -points[pr.white], 0.0, pr.white)
+        a, b = pr.white, pr.black
+        hi, lo = (a, b) if (points[a], -a) > (points[b], -b) else (b, a)
+        return (0, -points[hi], -points[lo], hi)
+
+    return sorted(pairs, key=key)
+
+
+class _Graph:
+    """The weighted graph of players still to be paired (finalised pairs are removed)."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.adj: list[dict[int, int]] = [dict() for _ in range(n)]
+        self.active = set(range(n))
+        self.final: dict[int, int] = {}
+        self.calls = 0
+
+    def set(self, u: int, v: int, w: int) -> None:
+        if u not in self.active or v not in self.active:
+            return
+        if w > 0:
+            self.adj[u][v] = w
+            self.adj[v][u] = w
+        else:
+            self.adj[u].pop(v, None)
+            self.adj[v].pop(u, None)
+
+    def finalize(self, u: int, v: int) -> None:
+        if u == v:
+            raise PairingError("internal error: finalising an unpaired player")
+        for x in (u, v):
+            for y in self.adj[x]:
+                self.adj[y].pop(x, None)
+            self.adj[x] = {}
+            self.active.discard(x)
+        self.final[u] = v
+        self.final[v] = u
+
+    def compute(self) -> list[int]:
+        self.calls += 1
+        weights = {}
+        for u in self.active:
+            for v, w in self.adj[u].items():
+                if u < v:
+                    weights[(u, v)] = w
+        m = max_weight_matching(self.active, weights)
+        mate = list(range(self.n))
+        for v, x in self.final.items():
+            mate[v] = x
+        for v, x in m.items():
+            mate[v] = x
+        return mate
+
+
+def _build(players: list[PairingPlayer], round_no: int) -> tuple[list[_P], dict[int, PairingPlayer]]:
+    by_id: dict[int, PairingPlayer] = {}
+    for pl in players:
+        if pl.id in by_id:
+            raise PairingError(f"pairing id {pl.id} appears twice")
+        if pl.id < 1:
+            raise PairingError(f"pairing id {pl.id} must be positive")
+        by_id[pl.id] = pl
+    r = round_no - 1
+    for pl in players:
+        if len(pl.history) > r:
+            raise PairingError(
+                f"player {pl.id} has {len(pl.history)} rounds of history but round {round_no} is to be paired")
+        for i, rec in enumerate(pl.history, 1):
+            if rec.opponent is not None and rec.opponent not in by_id:
+                raise PairingError(f"player {pl.id}, round {i}: unknown opponent {rec.opponent}")
+            if rec.opponent == pl.id:
+                raise PairingError(f"player {pl.id}, round {i}: paired against himself")
+            if rec.code not in ("1", "0", "=", "+", "-", "W", "D", "L", "H", "F", "U", "Z", ""):
+                raise PairingError(f"player {pl.id}, round {i}: unknown result code {rec.code!r}")
+
+    def hist(pl: PairingPlayer) -> tuple[RoundRecord, ...]:
+        h = pl.history
+        if len(h) < r:
+            h = h + (RoundRecord(None, None, ""),) * (r - len(h))
+        return h
+
+    hists = {pid: hist(pl) for pid, pl in by_id.items()}
+
+    def participated(pl: PairingPlayer) -> bool:
+        return any(rec.opponent is not None or rec.code in ("U", "+") for rec in pl.history)
+
+    valid = sorted(pid for pid, pl in by_id.items() if pl.available or participated(pl))
+    rank = {pid: i for i, pid in enumerate(valid)}
+
+    def score_back(pid: int, k: int) -> int:
+        """Score (half points) before round r+1-k."""
+        h = hists[pid]
+        return _half(by_id[pid].points) - sum(_half(rec.points) for rec in h[r - k:]) if k else _half(by_id[pid].points)
+
+    def flt(pid: int, k: int) -> int:
+        rec = hists[pid][r - k]
+        if not rec.played:
+            return _DOWN if rec.points > 0 else _NONE
+        a, b = score_back(pid, k), score_back(rec.opponent, k)  # type: ignore[arg-type]
+        return _DOWN if a > b else _UP if a < b else _NONE
+
+    out: list[_P] = []
+    for pl in players:
+        if not pl.available:
+            continue
+        p = _P(pid=pl.id, rank=rank[pl.id], score=_half(pl.points))
+        for rec in hists[pl.id]:
+            if rec.played:
+                p.opponents.add(rec.opponent)  # type: ignore[arg-type]
+                p.colours.append(rec.colour)  # type: ignore[arg-type]
+            elif rec.points >= 1 or (rec.opponent is None and rec.code in ("U", "+")):
+                # C.04.1 f / C.04.3 C.2: a player who already received a pairing-allocated
+                # bye, or scored a point without playing (forfeit win, full-point bye), gets no
+                # pairing-allocated bye.
+                p.bye_ok = False
+        _colour_data(p)
+        if r >= 1:
+            p.float1 = flt(pl.id, 1)
+        if r >= 2:
+            p.float2 = flt(pl.id, 2)
+        out.append(p)
+    # Played games are mutual: make the "already met" relation symmetric.
+    idset = {p.pid: p for p in out}
+    for p in out:
+        for o in list(p.opponents):
+            if o in idset:
+                idset[o].opponents.add(p.pid)
+    out.sort(key=lambda p: (-p.score, p.rank))
+    return out, by_id
+
+
+def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, round_no: int,
+               total_rounds: int, first_colour: str = "w") -> list[Pairing]:
+    """Pair round ``round_no`` by the FIDE Dutch system (C.04.3, 2025 revision).
+
+    ``players``: every player of the tournament (unavailable ones with ``available=False``;
+    their histories are needed for the float history of their past opponents).
+    ``total_rounds``: the planned number of rounds (C.04.3 C.3 relaxes the absolute colour
+    criterion for top scorers in the last round).  ``first_colour``: colour of the top seed
+    in round 1 (``"w"`` or ``"b"``), used by E.5.
+
+    Returns the boards in publication order (see :func:`board_order`); a
+    ``Pairing(white=id, black=None)`` is the pairing-allocated bye (C.04.1 c, C.04.3 C.2).
+    Raises :class:`PairingError` when the input is inconsistent or no pairing satisfies the
+    absolute criteria C.1-C.3 (no rematch of a played game, at most one bye to an eligible
+    player, no two players with the same absolute colour preference).
+    """
+    if first_colour not in ("w", "b"):
+        raise PairingError(f"first_colour must be 'w' or 'b', not {first_colour!r}")
+    if round_no < 1:
+        raise PairingError(f"round_no must be >= 1, not {round_no}")
+    if total_rounds < round_no:
+        raise PairingError(f"round {round_no} cannot be paired in a {total_rounds}-round tournament")
+    S, by_id = _build(list(players), round_no)
+    played_rounds = round_no - 1
+    n = len(S)
+    if n == 0:
+        return []
+    points = {pid: pl.points for pid, pl in by_id.items()}
+    if n == 1:
+        if not S[0].bye_ok:
+            raise PairingError(f"player {S[0].pid} is the only one to pair and may not get a bye (C.04.3 C.2)")
+        return [Pairing(S[0].pid, None)]
+
+    last_round = played_rounds >= total_rounds - 1
+    top_threshold = played_rounds  # half points: more than 50 % of the maximum (C.04.3 C.3)
+
+    def compatible(a: _P, b: _P) -> bool:
+        """Absolute criteria C.1 (no rematch) and C.3 (absolute colour preferences)."""
+        if b.pid in a.opponents:
+            return False
+        if a.abs_pref and b.abs_pref and a.pref == b.pref:
+            return last_round and (a.score > top_threshold or b.score > top_threshold)
+        return True
+
+    # Score groups and bit widths of the weight fields.
+    shift: dict[int, int] = {}
+    total_shift = 0
+    max_group = 0
+    i = n - 1
+    while i >= 0:
+        j = i
+        while j > 0 and S[j - 1].score == S[i].score:
+            j -= 1
+        size = i - j + 1
+        shift[S[i].score] = total_shift
+        total_shift += size.bit_length()
+        max_group = max(max_group, size)
+        i = j - 1
+    B = max_group.bit_length()
+    SG = total_shift
+    top_score = S[0].score
+
+    state = {"bye_score": 0, "single": False, "ranks": {}}
+
+    def bye_candidate(p: _P) -> bool:
+        return p.bye_ok and p.score <= state["bye_score"]
+
+    def edge_weight(h: _P, lo: _P, in_cur: bool, in_next: bool) -> int:
+        """Edge weight encoding C.04.3 C.4-C.21 for ``h`` (higher) v ``lo`` (lower)."""
+        if not compatible(h, lo):
+            return 0
+        r = 1 + (not bye_candidate(h)) + (not bye_candidate(lo))  # C.4 completion, C.5 bye
+        r <<= B  # C.6: number of pairs in the current bracket
+        r |= in_cur
+        r <<= SG  # C.7: scores paired in the current bracket
+        if in_cur:
+            r |= 1 << shift[h.score]
+        r <<= B  # C.8: pairs in the next bracket
+        r |= in_next
+        r <<= SG
+        if in_next:
+            r |= 1 << shift[h.score]
+        r <<= 2 * B  # C.9: unplayed games of the bye assignee
+        if state["single"]:
+            if h.score == state["bye_score"]:
+                r += state["ranks"][h.played_games]
+            if lo.score == state["bye_score"]:
+                r += state["ranks"][lo.played_games]
+        # C.10-C.13 colour criteria (player = lower, opponent = higher)
+        p, o = lo, h
+        r <<= B
+        r |= in_cur and (not p.abs_imbalance or not o.abs_imbalance or p.pref != o.pref)
+        r <<= B
+        if p.imbalance == o.imbalance:
+            cond = p.repeated is None or p.repeated != o.repeated
+        else:
+            cond = (o if p.imbalance > o.imbalance else p).repeated != _other(p.pref)
+        r |= in_cur and (not p.abs_pref or not o.abs_pref or p.pref != o.pref or cond)
+        r <<= B
+        r |= in_cur and _prefs_compatible(p.pref, o.pref)
+        r <<= B
+        r |= in_cur and ((not p.strong and not p.abs_pref) or (not o.strong and not o.abs_pref)
+                         or (p.abs_pref and o.abs_pref) or p.pref != o.pref)
+        # C.14-C.21 float criteria
+        for k in ((1, 2) if played_rounds > 1 else (1,) if played_rounds else ()):
+            fl = lo.float1 if k == 1 else lo.float2
+            fh = h.float1 if k == 1 else h.float2
+            r <<= B
+            if in_cur:
+                r += (fl == _DOWN) + (h.score <= lo.score and fh == _DOWN)
+            r <<= B
+            if in_cur:
+                r += not (h.score > lo.score and fl == _UP)
+        for k in ((1, 2) if played_rounds > 1 else (1,) if played_rounds else ()):
+            fl = lo.float1 if k == 1 else lo.float2
+            fh = h.float1 if k == 1 else h.float2
+            r <<= SG
+            if in_cur:
+                r += (fl == _DOWN) << shift[lo.score]
+                r += (fh == _DOWN) << shift[h.score]
+            r <<= SG
+            if in_cur and not (fl == _UP and h.score > lo.score):
+                r += 1 << shift[h.score]
+        # room for the ordering bonuses (B.2-B.8)
+        r <<= 3 * B + 1
+        return r
+
+    G = _Graph(n)
+    odd = n & 1
+    # Completion (C.4) and bye (C.5) check on the whole round.
+    for a in range(n):
+        for b in range(a):
+            hp, lp = S[b], S[a]
+            if odd:
+                if compatible(lp, hp):
+                    w = 1 + (not hp.bye_ok) + (not lp.bye_ok)
+                    w <<= SG
+                    w |= shift[lp.score] + shift[hp.score]
+                    w <<= B
+                    w |= lp.score >= top_score
+                else:
+                    w = 0
+            else:
+                w = edge_weight(hp, lp, False, False)
+            G.set(a, b, w)
+    mate = G.compute()
+    unmatched = [v for v in range(n) if mate[v] == v]
+    if len(unmatched) > 1 or (unmatched and not S[unmatched[0]].bye_ok):
+        raise PairingError("no pairing satisfies the absolute criteria (C.04.3 C.1-C.3)")
+    if odd:
+        bye_score = S[unmatched[0]].score
+        state["bye_score"] = bye_score
+        single = False
+        if bye_score >= top_score:
+            single = True
+            for v in range(n):
+                if S[v].score < top_score:
+                    break
+                if S[mate[v]].score < top_score:
+                    single = False
+                    break
+        state["single"] = single
+        counts = sorted((p.played_games for p in S if p.score == bye_score), reverse=True)
+        ranks: dict[int, int] = {}
+        for k, c in enumerate(counts):
+            ranks[c] = k
+        state["ranks"] = ranks
+        for a in range(n):
+            for b in range(a):
+                G.set(a, b, edge_weight(S[b], S[a], False, False))
+
+    matched = [False] * n
+    # current bracket: pb = moved-down players, residents, then the next score group
+    it = 0
+    pb: list[int] = []
+    while it < n and S[it].score >= top_score:
+        pb.append(it)
+        it += 1
+    sgb = 0  # number of moved-down players in pb
+    sgbv = 0  # vertex of the first resident
+    guard = 0
+    while len(pb) > 1 or it < n:
+        guard += 1
+        if guard > 4 * n + 10:
+            raise PairingError("internal error: bracket processing does not progress")
+        nsgb = len(pb)
+        nsgbv = sgbv + (nsgb - sgb)
+        sg_it = it
+        while it < n and S[it].score >= S[sg_it].score:
+            pb.append(it)
+            it += 1
+        # base weights: base[li][si] for li >= sgb
+        base: dict[int, dict[int, int]] = {}
+        for li in range(sgb, len(pb)):
+            row = {}
+            lp = S[pb[li]]
+            for si in range(li):
+                w = edge_weight(S[pb[si]], lp, li < nsgb, li >= nsgb)
+                row[si] = w
+                G.set(pb[si], pb[li], w)
+            base[li] = row
+
+        def ewc(si: int, li: int, sri: int, rp: int) -> int:
+            w = base[li][si]
+            if w:
+                add = 1 if sri < rp else 0  # minimise the number of exchanges (B.5)
+                add <<= 2 * B
+                add -= sri  # minimise the difference of the exchanged BSNs (B.6)
+                add <<= 1
+                w += add
+            return w
+
+        mate = G.compute()
+
+        # Choose the moved-down players to pair in this bracket (B.2, C.7 ordering).
+        mds_score = None
+        rem_md = 0
+        rem_matched = 0
+        for pi in range(sgb):
+            if pi == 0 or S[pb[pi]].score < mds_score:
+                mds_score = S[pb[pi]].score
+                rem_md = 0
+                rem_matched = 0
+                j = pi
+                while j < len(pb) and S[pb[j]].score >= mds_score:
+                    rem_md += 1
+                    if sgbv <= mate[pb[j]] < nsgbv:
+                        rem_matched += 1
+                    j += 1
+            if not rem_matched:
+                continue
+            pv = pb[pi]
+            if rem_md <= rem_matched:
+                matched[pv] = True
+                continue
+            rem_md -= 1
+            if not (sgbv <= mate[pv] < nsgbv):
+                for oi in range(sgb, nsgb):
+                    w = base[oi][pi]
+                    if w:
+                        G.set(pv, pb[oi], w | 1)
+                mate = G.compute()
+            if sgbv <= mate[pv] < nsgbv:
+                matched[pv] = True
+                rem_matched -= 1
+                for oi in range(sgb, nsgb):
+                    w = base[oi][pi]
+                    if w:
+                        G.set(pv, pb[oi], (w | (nsgb - sgb)) + 1)
+
+        # Choose the opponents of the moved-down players (S2 order, B.3).
+        for pi in range(sgb):
+            pv = pb[pi]
+            if not matched[pv]:
+                continue
+            add = len(pb)
+            for oi in range(nsgb - 1, sgb - 1, -1):
+                ov = pb[oi]
+                if matched[ov]:
+                    continue
+                w = base[oi][pi]
+                if w:
+                    G.set(pv, ov, w + add)
+                    add += 1
+            mate = G.compute()
+            mv = mate[pv]
+            matched[mv] = True
+            G.finalize(pv, mv)
+
+        # The remainder (homogeneous part).
+        remainder: list[int] = []
+        rpairs = 0
+        for pi in range(sgb, nsgb):
+            pv = pb[pi]
+            if mate[pv] < sgbv:
+                continue
+            remainder.append(pi)
+            if mate[pv] < pv:
+                rpairs += 1
+        for ok_, oi in enumerate(remainder):
+            ov = pb[oi]
+            for ri, pi in enumerate(remainder):
+                if oi <= pi:
+                    break
+                G.set(pb[pi], ov, ewc(pi, oi, ri, rpairs))
+        mate = G.compute()
+
+        exchange_count = 0
+        for pi in remainder[:rpairs]:
+            pv = pb[pi]
+            exchange_count += mate[pv] <= pv or mate[pv] >= nsgbv
+
+        # S1 players (from the bottom of S1) to be exchanged where possible (B.6).
+        exr = exchange_count
+        pri = rpairs
+        k = rpairs
+        while k > 0 and exr:
+            start = k
+            pri -= 1
+            k -= 1
+            pi = remainder[k]
+            pv = pb[pi]
+            if pv < mate[pv] < nsgbv:
+                for ok_ in range(start, len(remainder)):
+                    w = ewc(pi, remainder[ok_], pri, rpairs)
+                    if w:
+                        G.set(pv, pb[remainder[ok_]], w - 1)
+                mate = G.compute()
+            exchange = mate[pv] <= pv or mate[pv] >= nsgbv
+            exr -= exchange
+            for ok_ in range(k + 1, len(remainder)):
+                if exchange:
+                    base[remainder[ok_]][pi] = 0
+                G.set(pv, pb[remainder[ok_]], ewc(pi, remainder[ok_], pri, rpairs))
+
+        # S2 players (from the top of S2) to be exchanged where possible (B.6).
+        exr = exchange_count
+        ri = rpairs
+        for k in range(rpairs, len(remainder)):
+            if not exr > 1:
+                break
+            pi = remainder[k]
+            pv = pb[pi]
+            already = pv < mate[pv] < nsgbv
+            if not already:
+                for ok_ in range(k + 1, len(remainder)):
+                    w = ewc(pi, remainder[ok_], ri, rpairs)
+                    if w:
+                        G.set(pv, pb[remainder[ok_]], w + 1)
+                mate = G.compute()
+            if pv < mate[pv] < nsgbv:
+                exr -= 1
+                for ok_ in range(k):
+                    base[pi][remainder[ok_]] = 0
+                    G.set(pv, pb[remainder[ok_]], 0)
+                for oi in range(nsgb, len(pb)):
+                    base[oi][pi] = 0
+                    G.set(pv, pb[oi], 0)
+            if not already:
+                for ok_ in range(k + 1, len(remainder)):
+                    G.set(pv, pb[remainder[ok_]], ewc(pi, remainder[ok_], ri, rpairs))
+            ri += 1
+
+        # Fix the exchanges: only S1 (higher) v S2 (lower) pairs remain possible.
+        for k, pi in enumerate(remainder):
+            pv = pb[pi]
+            for ok_ in range(k + 1, len(remainder)):
+                oi = remainder[ok_]
+                ov = pb[oi]
+                if mate[pv] <= pv or mate[pv] >= nsgbv or (ov < mate[ov] < nsgbv):
+                    base[oi][pi] = 0
+                G.set(pv, ov, base[oi][pi])
+
+        # Pair S1 in order with the first possible S2 player (transpositions, B.3/B.4).
+        for pi in remainder:
+            pv = pb[pi]
+            if pv < mate[pv] < nsgbv:
+                add = 0
+                for oi in reversed(remainder):
+                    ov = pb[oi]
+                    if oi <= pi or matched[ov]:
+                        continue
+                    w = base[oi][pi]
+                    if w:
+                        G.set(pv, ov, w + add)
+                    add += 1
+                mate = G.compute()
+                mv = mate[pv]
+                matched[pv] = True
+                matched[mv] = True
+                G.finalize(pv, mv)
+
+        # Next bracket: unpaired players of this bracket move down.
+        new_pb: list[int] = []
+        new_sgb = 0
+        single = bool(odd) and sg_it < n and state["bye_score"] >= S[sg_it].score
+        for pi, pv in enumerate(pb):
+            if pi < nsgb and matched[pv]:
+                continue
+            new_pb.append(pv)
+            if pi < nsgb:
+                new_sgb += 1
+            if single and S[mate[pv]].score < S[sg_it].score:
+                single = False
+        state["single"] = single
+        pb = new_pb
+        sgb = new_sgb
+        sgbv = nsgbv
+
+    # Result with colours (C.04.3 E).
+    result: list[Pairing] = []
+    for v in range(n):
+        p = S[v]
+        if v in G.final:
+            o = S[G.final[v]]
+            if p.pid < o.pid:
+                c = _choose_colour(p, o, first_colour)
+                result.append(Pairing(p.pid, o.pid) if c == "w" else Pairing(o.pid, p.pid))
+        else:
+            if not p.bye_ok:
+                raise PairingError(f"player {p.pid} would get a second bye (C.04.3 C.2)")
+            result.append(Pairing(p.pid, None))
+    if sum(1 for r in result if r.black is None) > 1:
+        raise PairingError("no pairing satisfies the absolute criteria (C.04.3 C.1-C.3)")
+    return board_order(result, points)

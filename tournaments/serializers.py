@@ -1,0 +1,276 @@
+"""Input and output serializers of the tournaments API (:mod:`tournaments.api`).
+
+Input serializers only check shapes and types; the rules (odd sets per match, Kural 14.5
+withdrawals, who may do what) are checked by :mod:`tournaments.services`. Output serializers read
+model rows and the selectors' dataclasses. Points are match points 1 / 0.5 / 0 as JSON numbers.
+"""
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from tournaments.models import CoinToss, Entry, Match, Round, SetResult, Tournament
+
+# --------------------------------------------------------------------------------------------
+# Inputs
+# --------------------------------------------------------------------------------------------
+
+
+class TournamentFilterSerializer(serializers.Serializer):
+    """Query parameters of the tournament list (all optional)."""
+
+    status = serializers.ChoiceField(choices=Tournament.Status.choices, required=False)
+    system = serializers.ChoiceField(choices=Tournament.System.choices, required=False)
+    year = serializers.IntegerField(min_value=1900, max_value=2100, required=False, help_text="Year of the start date.")
+
+
+class TournamentCreateInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=160)
+    rounds_total = serializers.IntegerField(help_text="Number of rounds, 1..99.")
+    system = serializers.ChoiceField(choices=Tournament.System.choices, default=Tournament.System.SWISS)
+    start_date = serializers.DateField(required=False, allow_null=True, default=None)
+    end_date = serializers.DateField(required=False, allow_null=True, default=None)
+    city = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
+    venue = serializers.CharField(max_length=160, required=False, allow_blank=True, default="")
+    sets_per_match = serializers.IntegerField(default=3, help_text="Odd: 1, 3 (default), 5 or 7.")
+    variant = serializers.ChoiceField(choices=Tournament.Variant.choices, default=Tournament.Variant.FEDERATION)
+    tiebreaks = serializers.ListField(
+        child=serializers.CharField(), required=False, allow_null=True, default=None,
+        help_text="Ordered tie-break keys (tournaments.standings.TIEBREAKS); default: the federation's order.",
+    )
+    double_round_robin = serializers.BooleanField(default=False)
+
+
+class TrfImportInputSerializer(serializers.Serializer):
+    file = serializers.FileField(help_text="A TRF-16 file (UTF-8 or Latin-1).")
+    name = serializers.CharField(max_length=160, required=False, allow_blank=True, default="",
+                                 help_text="Tournament name; default: the file's 012 line.")
+
+
+class EntryAddInputSerializer(serializers.Serializer):
+    federation_id = serializers.CharField(max_length=20)
+
+
+class RoundPairInputSerializer(serializers.Serializer):
+    coin_seed = serializers.CharField(
+        max_length=64, required=False, allow_blank=True, default="",
+        help_text="Round 1 only: seed of the recorded coin toss (Kural 5); random when empty. "
+        "SHA-256(seed), first byte even → the top seed is white on board 1.",
+    )
+
+
+class SetInputSerializer(serializers.Serializer):
+    """One set as the referee enters it (services.SetInput)."""
+
+    white_store = serializers.IntegerField(min_value=0, max_value=48,
+                                           help_text="Stones in the match's white player's store.")
+    black_store = serializers.IntegerField(min_value=0, max_value=48)
+    termination = serializers.CharField(
+        default=SetResult.Termination.COMPLETED, allow_blank=True,
+        help_text="completed, white_withdrew or black_withdrew (Kural 14.5).",
+    )
+    moves = serializers.CharField(default="", allow_blank=True, help_text='Optional record: "4 1 3 …".')
+
+
+class MatchResultInputSerializer(serializers.Serializer):
+    sets = SetInputSerializer(many=True, required=False, default=list)
+    forfeit = serializers.CharField(default="", allow_blank=True, help_text="white, black or both: who did not appear.")
+    version = serializers.IntegerField(required=False, allow_null=True, default=None,
+                                       help_text="The match version you saw; a newer one → 409.")
+
+
+# --------------------------------------------------------------------------------------------
+# Outputs
+# --------------------------------------------------------------------------------------------
+
+
+class PointsField(serializers.FloatField):
+    """Match points as a JSON number (1, 0.5, 0) or null."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("allow_null", True)
+        kwargs.setdefault("read_only", True)
+        super().__init__(**kwargs)
+
+
+class EntryOutputSerializer(serializers.ModelSerializer):
+    federation_id = serializers.CharField(source="player.federation_id")
+    name = serializers.CharField(source="player.full_name")
+    club = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Entry
+        fields = ["start_no", "federation_id", "name", "club", "rating", "withdrawn", "withdrawn_after_round"]
+
+    def get_club(self, entry: Entry) -> str:
+        player = entry.player
+        return player.club.name if player.club_id else player.city
+
+
+class RoundSummarySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Round
+        fields = ["number", "status", "paired_at", "published_at", "closed_at", "modified_by_hand"]
+
+
+class TournamentListOutputSerializer(serializers.ModelSerializer):
+    n_entries = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Tournament
+        fields = ["slug", "name", "start_date", "end_date", "city", "system", "rounds_total", "status", "n_entries"]
+
+
+class TournamentDetailOutputSerializer(serializers.ModelSerializer):
+    """A tournament with its entries and the rounds the user may see (passed in ``context``)."""
+
+    bye_points = PointsField()
+    standings_published = serializers.BooleanField(read_only=True)
+    entries = serializers.SerializerMethodField()
+    rounds = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "slug", "name", "start_date", "end_date", "venue", "city", "system", "rounds_total",
+            "double_round_robin", "sets_per_match", "variant", "tiebreaks", "bye_points", "status",
+            "standings_published", "standings_published_at", "chief_arbiter", "time_control",
+            "imported_from_trf", "version", "entries", "rounds",
+        ]
+
+    @extend_schema_field(EntryOutputSerializer(many=True))
+    def get_entries(self, t: Tournament) -> list[dict]:
+        entries = t.entries.select_related("player__club").order_by("start_no")
+        return EntryOutputSerializer(entries, many=True).data
+
+    @extend_schema_field(RoundSummarySerializer(many=True))
+    def get_rounds(self, t: Tournament) -> list[dict]:
+        return RoundSummarySerializer(self.context.get("rounds", []), many=True).data
+
+
+class ImportOutputSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    rounds = serializers.IntegerField(help_text="Rounds imported (all closed).")
+    entries = serializers.IntegerField()
+    notes = serializers.ListField(child=serializers.CharField(), help_text="One line per inference the import made.")
+
+
+class PlayerRefSerializer(serializers.Serializer):
+    start_no = serializers.IntegerField()
+    name = serializers.CharField(source="player.full_name")
+    federation_id = serializers.CharField(source="player.federation_id")
+
+
+class SetOutputSerializer(serializers.ModelSerializer):
+    """A recorded set: ``white_stones``/``black_stones`` after Kural 14.5 (sum 48); the stores at a
+    withdrawal in ``white_store``/``black_store``."""
+
+    class Meta:
+        model = SetResult
+        fields = ["number", "starter", "white_stones", "black_stones", "termination", "white_store", "black_store", "moves"]
+
+
+def result_text(m: Match) -> str:
+    """``1-0``, ``½-½``, ``0-1``; forfeits ``+/-``, ``-/+``, ``-/-``; a bye ``1``/``½``/``0``; empty before a result."""
+    if m.kind == Match.Kind.BYE:
+        return {1.0: "1", 0.5: "½", 0.0: "0"}[float(m.white_points or 0)]
+    if m.forfeit:
+        return {"white": "-/+", "black": "+/-", "both": "-/-"}[m.forfeit]
+    if m.white_points is None:
+        return ""
+    return {1.0: "1-0", 0.5: "½-½", 0.0: "0-1"}[float(m.white_points)]
+
+
+class BoardOutputSerializer(serializers.ModelSerializer):
+    white = PlayerRefSerializer()
+    black = PlayerRefSerializer(allow_null=True)
+    white_points = PointsField()
+    black_points = PointsField()
+    result = serializers.SerializerMethodField()
+    sets = SetOutputSerializer(many=True)
+
+    class Meta:
+        model = Match
+        fields = ["board", "kind", "bye_kind", "white", "black", "forfeit", "white_points", "black_points",
+                  "result", "rated", "sets", "version"]
+
+    def get_result(self, m: Match) -> str:
+        return result_text(m)
+
+
+class CoinTossOutputSerializer(serializers.ModelSerializer):
+    tossed_by = serializers.CharField(source="tossed_by.username", allow_null=True, default=None)
+
+    class Meta:
+        model = CoinToss
+        fields = ["seed", "outcome", "tossed_at", "tossed_by"]
+
+
+class RoundOutputSerializer(serializers.ModelSerializer):
+    """A round's pairing list; ``coin_toss`` only in round 1 (``boards`` passed in ``context``)."""
+
+    coin_toss = serializers.SerializerMethodField()
+    boards = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Round
+        fields = ["number", "status", "paired_at", "published_at", "closed_at", "modified_by_hand", "coin_toss", "boards"]
+
+    @extend_schema_field(CoinTossOutputSerializer(allow_null=True))
+    def get_coin_toss(self, r: Round) -> dict | None:
+        toss = getattr(r, "coin_toss", None)
+        return CoinTossOutputSerializer(toss).data if toss is not None else None
+
+    @extend_schema_field(BoardOutputSerializer(many=True))
+    def get_boards(self, r: Round) -> list[dict]:
+        return BoardOutputSerializer(self.context.get("boards", []), many=True).data
+
+
+class MatchResultOutputSerializer(serializers.ModelSerializer):
+    white_points = PointsField()
+    black_points = PointsField()
+    decided = serializers.SerializerMethodField()
+    result = serializers.SerializerMethodField()
+    sets = SetOutputSerializer(many=True)
+
+    class Meta:
+        model = Match
+        fields = ["board", "white_points", "black_points", "decided", "result", "forfeit", "rated", "sets", "version"]
+
+    def get_decided(self, m: Match) -> bool:
+        return m.white_points is not None
+
+    def get_result(self, m: Match) -> str:
+        return result_text(m)
+
+
+class TiebreakColumnSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    label = serializers.CharField()
+
+
+class StandingRowSerializer(serializers.Serializer):
+    """One row (``selectors.standings_as_dicts``); plus one number per tie-break, keyed by its key."""
+
+    rank = serializers.IntegerField()
+    shared = serializers.BooleanField()
+    start_no = serializers.IntegerField()
+    name = serializers.CharField()
+    club = serializers.CharField()
+    rating = serializers.IntegerField()
+    points = serializers.FloatField()
+    withdrawn = serializers.BooleanField()
+
+
+class StandingsOutputSerializer(serializers.Serializer):
+    rounds = serializers.IntegerField(help_text="Standings after this round.")
+    published_at = serializers.DateTimeField(allow_null=True)
+    tiebreaks = TiebreakColumnSerializer(many=True)
+    rows = StandingRowSerializer(many=True)
+
+
+class StandingsPublishOutputSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Tournament
+        fields = ["slug", "status", "standings_published_at", "version"]

@@ -1,0 +1,357 @@
+"""Tie-breaks of FIDE C.07 (Tie-Break Regulations, 2023 text) plus Mangala's set points and stones.
+
+Every tie-break is a pure function of an :class:`~tournaments.standings.event.Event` returning one
+float per player; direct encounter depends on the tied group and is computed group by group
+(see :func:`direct_encounter_split`). The registry :data:`TIEBREAKS` maps a key to its
+:class:`~tournaments.standings.base.TieBreak` (labels in English and Turkish, short name, source).
+
+Unplayed rounds (C.07 Art. 16, Swiss events; used by Buchholz, its modifiers and
+Sonneborn-Berger):
+
+* **Own unplayed rounds** (Art. 16.4): every round the participant did not play over the board —
+  PAB, full/half/zero-point bye, absence, forfeit win or loss — is evaluated as a game against a
+  *dummy opponent* whose score equals the participant's own score. In Buchholz it contributes
+  that score; in Sonneborn-Berger that score times the points obtained in the round.
+  With ``rules="2026"`` (amendment applied from 1 March 2026) the dummy's score is capped by the
+  scheduled opponent's adjusted score for a forfeit (16.4.1) and by ½ × rounds otherwise (16.4.2).
+* **Opponents' unplayed rounds** (Art. 16.2, 16.3): an opponent's score enters with the points
+  actually obtained, except requested byes (half/zero-point byes, absences) that are followed
+  only by voluntarily unplayed rounds or that fall in the last round (category 16.2.5, e.g. after
+  a withdrawal): those count as draws. See :attr:`Event.adjusted`.
+* **Cut modifiers** (Art. 14.1, 16.5): when a participant has voluntarily unplayed rounds (VUR:
+  requested byes, absences, forfeit losses), Cut-1 removes a VUR contribution (the lowest)
+  before any other value.
+* **Pre-determined pairings** (``round_robin=True``): Art. 16 does not apply; a forfeit counts as
+  a match against the scheduled opponent, a bye contributes nothing, scores are not adjusted.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+
+from tournaments.standings.base import RoundKind, StandingsError, TieBreak
+from tournaments.standings.event import DRAW_POINTS, NO_OPPONENT, WIN_POINTS, Event
+
+_PLAYED = RoundKind.PLAYED
+
+# --------------------------------------------------------------------------------------------
+# Buchholz family (C.07 Art. 8.1, modifiers Art. 14, unplayed rounds Art. 16)
+# --------------------------------------------------------------------------------------------
+
+
+def _opponent_rounds(event: Event) -> list[list[tuple[float, bool, float]]]:
+    """Per player, per counted round: ``(opponent score, is_vur, points scored)``, the material
+    of Buchholz and Sonneborn-Berger.
+
+    * A match played over the board: the opponent's adjusted score (Art. 16.3).
+    * Any other round (Swiss): a dummy opponent (Art. 16.4) with the participant's own score;
+      with ``rules="2026"`` capped by the scheduled opponent's adjusted score for a forfeit
+      (16.4.1) and by ½ × rounds otherwise (16.4.2). ``is_vur`` marks requested byes, absences
+      and forfeit losses (Art. 16.1), which Cut modifiers remove first (Art. 16.5).
+    * Pre-determined pairings (``event.round_robin``): a forfeit counts as played against the
+      scheduled opponent; a bye contributes nothing and is left out."""
+    cached = event.cache.get("opp")
+    if cached is not None:
+        return cached  # type: ignore[return-value]
+    adjusted, score = event.adjusted, event.score
+    capped = event.rules == "2026"
+    bye_cap = DRAW_POINTS * event.rounds
+    out: list[list[tuple[float, bool, float]]] = []
+    for i in range(len(event)):
+        own = score[i]
+        row = []
+        for k, j, p in zip(event.kind[i], event.opponent[i], event.points[i]):
+            if k is _PLAYED:
+                row.append((adjusted[j], False, p))
+            elif event.round_robin:
+                if j != NO_OPPONENT:
+                    row.append((adjusted[j], False, p))
+            else:
+                dummy = own
+                if capped:
+                    dummy = min(own, adjusted[j] if j != NO_OPPONENT else bye_cap)
+                row.append((dummy, k.voluntarily_unplayed, p))
+        out.append(row)
+    event.cache["opp"] = out
+    return out
+
+
+def _bh_contributions(event: Event) -> list[list[tuple[float, bool]]]:
+    """Per player: ``(contribution, is_vur)`` for each round counted by Buchholz."""
+    cached = event.cache.get("bh")
+    if cached is None:
+        cached = [[(v, vur) for v, vur, _ in row] for row in _opponent_rounds(event)]
+        event.cache["bh"] = cached
+    return cached  # type: ignore[return-value]
+
+
+def _cut(contributions: list[tuple[float, bool]], low: int, high: int) -> float:
+    """Sum of the contributions after cutting ``low`` least and ``high`` most significant values.
+
+    Low cuts take a VUR contribution first when there is one (C.07 Art. 16.5), the lowest of them;
+    otherwise the lowest value (Art. 14.1). High cuts take the highest value (Art. 14.2)."""
+    items = list(contributions)
+    low = min(low, len(items))
+    high = min(high, len(items) - low)
+    for _ in range(low):
+        vurs = [pos for pos, (_, vur) in enumerate(items) if vur]
+        pool = vurs if vurs else range(len(items))
+        pos = min(pool, key=lambda q: items[q][0])
+        items.pop(pos)
+    for _ in range(high):
+        pos = max(range(len(items)), key=lambda q: items[q][0])
+        items.pop(pos)
+    return sum(v for v, _ in items)
+
+
+def buchholz(event: Event) -> list[float]:
+    """BH, C.07 Art. 8.1: sum of the (adjusted, Art. 16.3) scores of the opponents; own unplayed
+    rounds count the participant's own score (dummy opponent, Art. 16.4)."""
+    return [sum(v for v, _ in row) for row in _bh_contributions(event)]
+
+
+def buchholz_cut1(event: Event) -> list[float]:
+    """BH-C1, C.07 Art. 8.1 with the Cut-1 modifier (Art. 14.1; VUR cut first, Art. 16.5)."""
+    return [_cut(row, 1, 0) for row in _bh_contributions(event)]
+
+
+def buchholz_cut2(event: Event) -> list[float]:
+    """BH-C2, C.07 Art. 8.1 with the Cut-2 modifier (Art. 14.1; VURs cut first, Art. 16.5)."""
+    return [_cut(row, 2, 0) for row in _bh_contributions(event)]
+
+
+def median_buchholz(event: Event) -> list[float]:
+    """BH-M1, C.07 Art. 8.1 with the Median-1 modifier (Art. 14.2): cut the least significant
+    value (a VUR first, Art. 16.5) and the most significant value."""
+    return [_cut(row, 1, 1) for row in _bh_contributions(event)]
+
+
+def median_buchholz2(event: Event) -> list[float]:
+    """BH-M2, C.07 Art. 8.1 with the Median-2 modifier (Art. 14.2): two lowest, two highest."""
+    return [_cut(row, 2, 2) for row in _bh_contributions(event)]
+
+
+# --------------------------------------------------------------------------------------------
+# Sonneborn-Berger (C.07 Art. 9.1)
+# --------------------------------------------------------------------------------------------
+
+
+def sonneborn_berger(event: Event) -> list[float]:
+    """SB, C.07 Art. 9.1: Σ over rounds of (opponent's adjusted score × points scored against that
+    opponent). Own unplayed rounds: dummy opponent's score × points obtained in the round
+    (Art. 16.4; see :func:`_opponent_rounds`)."""
+    return [sum(v * p for v, _, p in row if p) for row in _opponent_rounds(event)]
+
+
+# --------------------------------------------------------------------------------------------
+# Own results (C.07 Art. 7)
+# --------------------------------------------------------------------------------------------
+
+
+def wins(event: Event) -> list[float]:
+    """WIN, C.07 Art. 7.1: rounds in which the participant obtained, with or without playing, as
+    many points as for a win (over-the-board wins, forfeit wins, 1-point PAB, full-point byes)."""
+    return [float(sum(1 for p in row if p == WIN_POINTS)) for row in event.points]
+
+
+def games_won_otb(event: Event) -> list[float]:
+    """WON, C.07 Art. 7.2: matches won over the board (forfeit wins and byes do not count)."""
+    return [
+        float(sum(1 for k, p in zip(ks, ps) if k is _PLAYED and p == WIN_POINTS))
+        for ks, ps in zip(event.kind, event.points)
+    ]
+
+
+def black_games(event: Event) -> list[float]:
+    """BPG, C.07 Art. 7.3: matches played over the board with black (forfeits do not count)."""
+    return [
+        float(sum(1 for k, c in zip(ks, cs) if k is _PLAYED and c == "b"))
+        for ks, cs in zip(event.kind, event.colour)
+    ]
+
+
+def black_wins(event: Event) -> list[float]:
+    """BWG, C.07 Art. 7.4: matches won over the board with black."""
+    return [
+        float(sum(1 for k, c, p in zip(ks, cs, ps) if k is _PLAYED and c == "b" and p == WIN_POINTS))
+        for ks, cs, ps in zip(event.kind, event.colour, event.points)
+    ]
+
+
+def progressive(event: Event) -> list[float]:
+    """PS, C.07 Art. 7.5: sum of the participant's running score after each round (all points,
+    played or not)."""
+    out = []
+    for row in event.points:
+        running = total = 0.0
+        for p in row:
+            running += p
+            total += running
+        out.append(total)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Ratings (C.07 Art. 10.1)
+# --------------------------------------------------------------------------------------------
+
+
+def aro(event: Event) -> list[float]:
+    """ARO, C.07 Art. 10.1: average rating of the opponents met over the board, rounded to the
+    nearest whole number (0.5 rounded up). Forfeits and byes are not games; no game → 0."""
+    ratings = event.ratings
+    out = []
+    for ks, js in zip(event.kind, event.opponent):
+        total = count = 0
+        for k, j in zip(ks, js):
+            if k is _PLAYED:
+                total += ratings[j]
+                count += 1
+        # floor(total / count + 1/2) in exact integer arithmetic
+        out.append(float((2 * total + count) // (2 * count)) if count else 0.0)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Mangala (federation rules, RULES.md "Match and tournament scoring", "Stone margin")
+# --------------------------------------------------------------------------------------------
+
+
+def set_points(event: Event) -> list[float]:
+    """Σ set points over the matches (set win 1, drawn set ½). Rounds without set detail
+    (``set_points is None``: byes, forfeits, unrecorded matches) add nothing."""
+    return [float(sum(v for v in row if v is not None)) for row in event.set_points]
+
+
+def stone_margin(event: Event) -> list[float]:
+    """Σ stone margin over the matches: Σ over sets of (own stones − 24) (Kural 14.4, "+k").
+    Rounds without set detail add nothing."""
+    return [float(sum(v for v in row if v is not None)) for row in event.stone_margin]
+
+
+# --------------------------------------------------------------------------------------------
+# Direct encounter (C.07 Art. 6)
+# --------------------------------------------------------------------------------------------
+
+
+def _encounters(event: Event, members: Sequence[int]) -> tuple[dict[int, float], dict[int, int]]:
+    """Points each member scored against the other members (average per opponent when they met
+    more than once) and how many distinct members each one met.
+
+    Swiss: only matches played over the board count. Pre-determined pairings
+    (``event.round_robin``): forfeits count with the points recorded."""
+    inside = set(members)
+    scores: dict[int, float] = {}
+    met: dict[int, int] = {}
+    rr = event.round_robin
+    for i in members:
+        per_opp: dict[int, list[float]] = {}
+        for k, j, p in zip(event.kind[i], event.opponent[i], event.points[i]):
+            if j in inside and (k is _PLAYED or (rr and j != NO_OPPONENT)):
+                per_opp.setdefault(j, []).append(p)
+        scores[i] = sum(sum(v) / len(v) for v in per_opp.values())
+        met[i] = len(per_opp)
+    return scores, met
+
+
+def _de_order(event: Event, members: list[int]) -> list[list[int]]:
+    """Order a tied group by direct encounter; returns sub-groups, best first (C.07 Art. 6).
+
+    * Every encounter inside the group took place (Art. 6.2): ranked by the points scored in
+      them; members level on those points stay tied, and each smaller tied sub-group is ranked
+      again among itself.
+    * Encounters are missing (Art. 6.3, typical of a Swiss): a member is placed first only when
+      alone at the top whatever the missing encounters would have given, i.e. their score is
+      higher than the score any other member could reach by winning every encounter they did
+      not play; Art. 6 is then applied again to the rest. Otherwise the whole group stays tied."""
+    if len(members) < 2:
+        return [list(members)]
+    scores, met = _encounters(event, members)
+    size = len(members)
+    if all(met[m] == size - 1 for m in members):
+        groups: list[list[int]] = []
+        for m in sorted(members, key=lambda m: -scores[m]):
+            if groups and scores[groups[-1][0]] == scores[m]:
+                groups[-1].append(m)
+            else:
+                groups.append([m])
+        if len(groups) == 1:
+            return groups
+        result: list[list[int]] = []
+        for g in groups:
+            result.extend(_de_order(event, g) if len(g) > 1 else [g])
+        return result
+    leader = max(members, key=lambda m: scores[m])
+    reachable = max(scores[m] + (size - 1 - met[m]) * WIN_POINTS for m in members if m != leader)
+    if scores[leader] > reachable:
+        rest = [m for m in members if m != leader]
+        return [[leader], *_de_order(event, rest)]
+    return [list(members)]
+
+
+def direct_encounter_split(event: Event, group: list[int]) -> tuple[dict[int, float], list[list[int]]]:
+    """DE for one tied group: (points each member scored against the other members, ordered
+    sub-groups). A member of a group of one scores 0."""
+    if len(group) < 2:
+        return {m: 0.0 for m in group}, [list(group)]
+    scores, _ = _encounters(event, group)
+    return scores, _de_order(event, list(group))
+
+
+# --------------------------------------------------------------------------------------------
+# Registry
+# --------------------------------------------------------------------------------------------
+
+_ENTRIES = (
+    TieBreak("buchholz", "Buchholz", "Buchholz", "BH", buchholz, "FIDE C.07 §8.1, §16"),
+    TieBreak("buchholz_cut1", "Buchholz Cut-1", "Buchholz (1 kesik)", "BH-C1", buchholz_cut1,
+             "FIDE C.07 §8.1, §14.1, §16.5"),
+    TieBreak("buchholz_cut2", "Buchholz Cut-2", "Buchholz (2 kesik)", "BH-C2", buchholz_cut2,
+             "FIDE C.07 §8.1, §14.1, §16.5"),
+    TieBreak("median_buchholz", "Median Buchholz", "Medyan Buchholz", "BH-M1", median_buchholz,
+             "FIDE C.07 §8.1, §14.2, §16.5"),
+    TieBreak("median_buchholz2", "Median Buchholz 2", "Medyan Buchholz (2)", "BH-M2", median_buchholz2,
+             "FIDE C.07 §8.1, §14.2, §16.5"),
+    TieBreak("sonneborn_berger", "Sonneborn-Berger", "Sonneborn-Berger", "SB", sonneborn_berger,
+             "FIDE C.07 §9.1, §16"),
+    TieBreak("direct_encounter", "Direct encounter", "Aralarındaki maç", "DE", None, "FIDE C.07 §6",
+             split=direct_encounter_split),
+    TieBreak("wins", "Number of wins", "Galibiyet sayısı", "WIN", wins, "FIDE C.07 §7.1"),
+    TieBreak("games_won_otb", "Matches won over the board", "Oynanarak kazanılan maç sayısı", "WON",
+             games_won_otb, "FIDE C.07 §7.2"),
+    TieBreak("black_games", "Matches played with black", "Siyahla oynanan maç sayısı", "BPG", black_games,
+             "FIDE C.07 §7.3"),
+    TieBreak("black_wins", "Matches won with black", "Siyahla kazanılan maç sayısı", "BWG", black_wins,
+             "FIDE C.07 §7.4"),
+    TieBreak("aro", "Average rating of opponents", "Rakiplerin ortalama reytingi", "ARO", aro,
+             "FIDE C.07 §10.1"),
+    TieBreak("progressive", "Progressive score", "İlerleyen puan", "PS", progressive, "FIDE C.07 §7.5"),
+    TieBreak("set_points", "Set points", "Set puanı", "SP", set_points, "RULES.md, Kural 14.3"),
+    TieBreak("stone_margin", "Stone margin", "Taş averajı", "SM", stone_margin, "RULES.md, Kural 14.4"),
+)
+
+#: Registry of tie-breaks by key (read-only).
+TIEBREAKS: Mapping[str, TieBreak] = MappingProxyType({tb.key: tb for tb in _ENTRIES})
+
+
+def get_tiebreak(key: str) -> TieBreak:
+    """The registered tie-break for ``key``; :class:`StandingsError` listing the valid keys if
+    there is none."""
+    try:
+        return TIEBREAKS[key]
+    except (KeyError, TypeError):
+        raise StandingsError(
+            f"unknown tie-break {key!r}; valid keys: {', '.join(sorted(TIEBREAKS))}"
+        ) from None
+
+
+def tiebreak_label(key: str, lang: str = "tr") -> str:
+    """Display label of a tie-break in Turkish (``"tr"``, default) or English (``"en"``).
+
+    Raises :class:`StandingsError` for an unknown key or language."""
+    tb = get_tiebreak(key)
+    if lang == "tr":
+        return tb.label_tr
+    if lang == "en":
+        return tb.label_en
+    raise StandingsError(f"unknown language {lang!r}; valid: 'tr', 'en'")
