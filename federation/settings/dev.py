@@ -4,3 +4,4 @@ from .base import VAR_DIR, env
 
 DEBUG = env.bool("DJANGO_DEBUG", default=True)
 VAR_DIR.mkdir(exist_ok=True)
+(VAR_DIR / "static").mkdir(exist_ok=True)
