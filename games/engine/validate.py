@@ -1,0 +1,62 @@
+"""Check a submitted set record (moves + claimed stones) against the rules.
+
+Used by the product when a set result is entered together with its moves.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .errors import IncompleteRecordError, RecordMismatchError, WithdrawalTooEarlyError
+from .game import Move, Position, Variant, replay
+from .results import DECIDING_STONES, SetResult, Side, set_result
+
+__all__ = ["validate_record"]
+
+
+def validate_record(
+    moves: Sequence[int | Move | str],
+    *,
+    variant: Variant | str = Variant.FEDERATION,
+    first_stones: int,
+    second_stones: int,
+    withdrawn_by: Side | None = None,
+) -> SetResult:
+    """Replay ``moves`` and check that they give the recorded result; return that :class:`SetResult`.
+
+    ``first_stones``/``second_stones`` are the recorded stones of the set's first and second mover.
+    - Every move must be legal (:class:`IllegalMoveError` / :class:`SetOverError` naming the ply).
+    - Without ``withdrawn_by`` the moves must finish the set ("record ends before the set is over at
+      ply N", :class:`IncompleteRecordError`) and the final stores must equal the recorded stones.
+    - With ``withdrawn_by`` ("first"/"second") the moves must stop while the set is still going on and
+      someone already has >= 25 in store (Kural 14.5.2, :class:`WithdrawalTooEarlyError`); the recorded
+      stones must equal :func:`set_result` of the stores then (25-23 or the loser-withdrawal credit).
+    - A mismatch raises :class:`RecordMismatchError`: "stones 30-18 differ from the record's 28-20"
+      (replayed first, recorded second).
+    """
+    moves = list(moves)
+    final: Position = replay(moves, variant)
+    plies = len(moves)
+    s1, s2 = final.stores
+    if withdrawn_by is None:
+        if not final.is_over:
+            raise IncompleteRecordError(
+                f"record ends before the set is over at ply {plies} "
+                f"(stores {s1}-{s2}, {48 - s1 - s2} stones still in the pits)"
+            )
+        result = set_result(s1, s2)
+    else:
+        if final.is_over:
+            raise RecordMismatchError(
+                f"the record claims the {withdrawn_by} player withdrew, but the set is already over "
+                f"at ply {plies} ({s1}-{s2})"
+            )
+        if max(s1, s2) < DECIDING_STONES:
+            raise WithdrawalTooEarlyError(
+                f"withdrawal after ply {plies} at stores {s1}-{s2}: nobody has 25 stones yet (Kural 14.5.2)"
+            )
+        result = set_result(s1, s2, withdrawn_by)
+    if (result.first, result.second) != (first_stones, second_stones):
+        raise RecordMismatchError(
+            f"stones {result.first}-{result.second} differ from the record's {first_stones}-{second_stones}"
+        )
+    return result
