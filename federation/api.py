@@ -40,9 +40,17 @@ def exception_handler(exc, context):
 
 
 def _first(value):
-    while isinstance(value, (list, tuple)) and value:
-        value = value[0]
+    """The first non-empty reason inside nested DRF error lists/dicts ("" when there is none)."""
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            found = _first(item)
+            if found not in ("", None):
+                return found
+        return ""
     if isinstance(value, dict):
-        key, inner = next(iter(value.items()))
-        return f"{key}: {_first(inner)}"
+        for key, inner in value.items():
+            found = _first(inner)
+            if found not in ("", None):
+                return f"{key}: {found}"
+        return ""
     return value

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import django_filters
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers
 from rest_framework.filters import OrderingFilter
@@ -18,8 +19,27 @@ from federation.errors import NotFound, ValidationFailed
 from federation.models import Club, Player
 
 # --------------------------------------------------------------------------------------------
-# Input helper
+# Error body and input helper
 # --------------------------------------------------------------------------------------------
+
+
+class ErrorDetailSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text='Stable machine-readable code: "invalid", "permission_denied", '
+                                           '"not_authenticated", "not_found", "conflict", …')
+    message = serializers.CharField(help_text="Human-readable reason (names the set, line or ply where there is one).")
+    field = serializers.CharField(allow_null=True, help_text='The input field at fault ("sets[2]", "file"), or null.')
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every API error: ``{"error": {"code", "message", "field"}}`` (``federation.api.exception_handler``)."""
+
+    error = ErrorDetailSerializer()
+
+
+def error_responses(*statuses: int) -> dict:
+    """``extend_schema(responses=...)`` entries documenting the error body for ``statuses``."""
+    return {status: ErrorSerializer for status in statuses}
+
 
 
 def _first_error(node, path: tuple = ()) -> tuple[tuple, str]:
@@ -88,7 +108,7 @@ def player_get(*, federation_id: str) -> Player:
     """The player with ``federation_id``; :class:`NotFound` otherwise."""
     player = Player.objects.select_related("club").filter(federation_id=federation_id).first()
     if player is None:
-        raise NotFound(f"No player with federation id {federation_id}.", field="federation_id")
+        raise NotFound(_("No player with federation id %(id)s.") % {"id": federation_id}, field="federation_id")
     return player
 
 
@@ -154,7 +174,9 @@ class PlayerOutputSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Player
-        fields = ["federation_id", "first_name", "last_name", "full_name", "sex", "birth_year", "club", "city", "rating"]
+        fields = [
+            "federation_id", "first_name", "last_name", "full_name", "sex", "birth_year", "club", "city", "rating",
+        ]
 
 
 class PlayerListApi(generics.ListAPIView):
@@ -178,7 +200,8 @@ class PlayerListApi(generics.ListAPIView):
 class PlayerDetailApi(APIView):
     """One player by federation id."""
 
-    @extend_schema(operation_id="players_retrieve", tags=["players"], responses=PlayerOutputSerializer)
+    @extend_schema(operation_id="players_retrieve", tags=["players"],
+                   responses={200: PlayerOutputSerializer, **error_responses(404)})
     def get(self, request, federation_id: str):
         player = player_get(federation_id=federation_id)
         return Response(PlayerOutputSerializer(player).data)

@@ -10,15 +10,15 @@ Every refusal is an :class:`federation.errors.ApplicationError`, rendered as
 from __future__ import annotations
 
 import django_filters
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import generics, status
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from federation.api_views import validated_input
+from federation.api_views import error_responses, validated_input
 from federation.errors import NotFound
 from federation.models import Player
 from tournaments import access, selectors, services, trf_io
@@ -26,14 +26,7 @@ from tournaments import serializers as s
 from tournaments.models import Entry, Match, Round, Tournament
 
 TAG = ["tournaments"]
-ERROR = OpenApiResponse(
-    response=OpenApiTypes.OBJECT,
-    description='{"error": {"code", "message", "field"}} — a refusal the user can act on.',
-)
-
-
-def _errors(*codes: int) -> dict:
-    return {code: ERROR for code in codes}
+_errors = error_responses
 
 
 # --------------------------------------------------------------------------------------------
@@ -283,11 +276,15 @@ class StandingsApi(APIView):
     """Standings with the tournament's tie-breaks in order (FIDE C.07). The public sees them once
     published (counting published rounds only); organisers always."""
 
-    @extend_schema(operation_id="standings_retrieve", tags=TAG, responses={200: s.StandingsOutputSerializer, **_errors(404)},
-                   parameters=[OpenApiParameter("lang", str, enum=["tr", "en"], description="Language of tie-break labels.")])
+    @extend_schema(
+        operation_id="standings_retrieve", tags=TAG, responses={200: s.StandingsOutputSerializer, **_errors(404)},
+        parameters=[OpenApiParameter(
+            "lang", str, enum=["tr", "en"], description="Language of the tie-break labels; default: the request's.",
+        )],
+    )
     def get(self, request, slug: str):
         t = _tournament(slug)
-        lang = request.query_params.get("lang", "tr")
+        lang = (request.query_params.get("lang") or get_language() or "tr")[:2]
         lang = lang if lang in ("tr", "en") else "tr"
         if access.can_organise(request.user, t):
             table = selectors.tournament_standings(tournament=t, public_only=False, lang=lang)

@@ -298,6 +298,31 @@ class SetResult(models.Model):
         return self.white_stones - 24
 
 
+class Absence(models.Model):
+    """A bye requested ahead for one round (C.04.1 / C.04.2: half-point bye or excused zero-point absence).
+
+    The player is left out of that round's pairing and gets a bye of ``kind`` on the pairing list.
+    """
+
+    class Kind(models.TextChoices):
+        HALF = "half", _("half-point bye")
+        ZERO = "zero", _("zero-point bye / absent")
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="absences")
+    round_number = models.PositiveSmallIntegerField(_("round"))
+    kind = models.CharField(max_length=4, choices=Kind.choices, default=Kind.HALF)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+
+    class Meta:
+        ordering = ["round_number", "entry"]
+        constraints = [
+            models.UniqueConstraint(fields=["entry", "round_number"], name="absence_unique_round"),
+            models.CheckConstraint(condition=Q(kind__in=["half", "zero"]), name="absence_kind_values"),
+            models.CheckConstraint(condition=Q(round_number__gte=1), name="absence_round_positive"),
+        ]
+
+
 class PairingChange(models.Model):
     """A hand change of a pairing before publication: who, when, why, before and after."""
 

@@ -61,23 +61,28 @@ def history_by_entry(entries: Iterable[Entry], matches: Iterable[Match], rounds:
     return {eid: [per_round[eid].get(r, absent) for r in range(1, rounds + 1)] for eid in start_no}
 
 
-def pair_next_round(*, tournament: Tournament, entries: list[Entry], round_no: int, first_colour: str) -> list[Board]:
+def pair_next_round(
+    *, tournament: Tournament, entries: list[Entry], round_no: int, first_colour: str, absent: set[int] = frozenset()
+) -> list[Board]:
     """Boards of round ``round_no`` in board order: ``(white, black | None, bye_kind)`` by start number.
 
     Swiss: FIDE Dutch over the players not withdrawn; the pairing-allocated bye is ``"pab"``.
     Round robin: the Berger table of the whole field (C.05 Annex 1; a withdrawn player's games
     become zero-point absences, "zero"); ``first_colour`` ``"b"`` reverses the table's colours.
-    Raises ValidationFailed when the pairing core finds no legal pairing.
+    ``absent``: entry ids with a bye requested ahead for this round (Swiss only; the caller adds
+    their bye boards). Raises ValidationFailed when the pairing core finds no legal pairing.
     """
     try:
         if tournament.system == Tournament.System.ROUND_ROBIN:
             return _round_robin(tournament, entries, round_no, first_colour)
-        return _swiss(tournament, entries, round_no, first_colour)
+        return _swiss(tournament, entries, round_no, first_colour, absent)
     except PairingError as exc:
         raise ValidationFailed(_("No pairing possible: %(r)s") % {"r": exc}) from exc
 
 
-def _swiss(tournament: Tournament, entries: list[Entry], round_no: int, first_colour: str) -> list[Board]:
+def _swiss(
+    tournament: Tournament, entries: list[Entry], round_no: int, first_colour: str, absent: set[int]
+) -> list[Board]:
     matches = list(
         Match.objects.filter(round__tournament=tournament, round__number__lt=round_no).select_related("round")
     )
@@ -90,7 +95,8 @@ def _swiss(tournament: Tournament, entries: list[Entry], round_no: int, first_co
             points[m.black_id] += b or 0.0
     players = [
         PairingPlayer(
-            id=e.start_no, rating=e.rating, points=points[e.id], history=tuple(hist[e.id]), available=not e.withdrawn
+            id=e.start_no, rating=e.rating, points=points[e.id], history=tuple(hist[e.id]),
+            available=not e.withdrawn and e.id not in absent,
         )
         for e in entries
     ]

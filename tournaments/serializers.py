@@ -168,7 +168,9 @@ class SetOutputSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = SetResult
-        fields = ["number", "starter", "white_stones", "black_stones", "termination", "white_store", "black_store", "moves"]
+        fields = [
+            "number", "starter", "white_stones", "black_stones", "termination", "white_store", "black_store", "moves",
+        ]
 
 
 def result_text(m: Match) -> str:
@@ -215,7 +217,9 @@ class RoundOutputSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Round
-        fields = ["number", "status", "paired_at", "published_at", "closed_at", "modified_by_hand", "coin_toss", "boards"]
+        fields = [
+            "number", "status", "paired_at", "published_at", "closed_at", "modified_by_hand", "coin_toss", "boards",
+        ]
 
     @extend_schema_field(CoinTossOutputSerializer(allow_null=True))
     def get_coin_toss(self, r: Round) -> dict | None:

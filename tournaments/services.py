@@ -23,7 +23,7 @@ import games.engine as engine
 from federation.errors import Conflict, ValidationFailed
 from federation.models import Player
 from tournaments import access
-from tournaments.models import CoinToss, Entry, Match, PairingChange, Round, SetResult, Tournament
+from tournaments.models import Absence, CoinToss, Entry, Match, PairingChange, Round, SetResult, Tournament
 from tournaments.pairing_adapter import pair_next_round
 from tournaments.standings import TIEBREAKS
 
@@ -133,15 +133,44 @@ def entry_add(*, tournament: Tournament, player: Player, user=None) -> Entry:
     """
     if user is not None:
         access.require(access.can_organise(user, tournament))
-    if _first_round_paired(tournament):
-        raise Conflict(_("Round 1 is already paired; late entries are not supported yet."), field="player")
     if tournament.entries.filter(player=player).exists():
         raise Conflict(_("%(p)s is already entered.") % {"p": player.full_name}, field="player")
+    if tournament.status == Tournament.Status.FINISHED:
+        raise Conflict(_("The tournament is finished."), field="player")
+    late = _first_round_paired(tournament)
+    if late and tournament.system == Tournament.System.ROUND_ROBIN:
+        raise Conflict(_("A round robin cannot take late entries."), field="player")
     last = tournament.entries.aggregate(m=Max("start_no"))["m"] or 0
     entry = Entry.objects.create(tournament=tournament, player=player, start_no=last + 1, rating=player.rating)
-    entries_sort(tournament=tournament)
-    entry.refresh_from_db()
+    if not late:
+        entries_sort(tournament=tournament)
+        entry.refresh_from_db()
     return entry
+
+
+@transaction.atomic
+def entry_request_bye(*, entry: Entry, round_number: int, kind: str = "half", user=None) -> Absence:
+    """Record a bye requested ahead for ``round_number`` (``half`` or ``zero``), before it is paired.
+
+    The player is left out of that round's pairing and gets the bye (C.04.2 pre-assigned byes).
+    Raises Conflict when the round is already paired, ValidationFailed for a round outside the event.
+    """
+    tournament = entry.tournament
+    if user is not None:
+        access.require(access.can_organise(user, tournament))
+    if kind not in Absence.Kind.values:
+        raise ValidationFailed(_("A requested bye is half or zero."), field="kind")
+    if not 1 <= int(round_number) <= tournament.rounds_total:
+        raise ValidationFailed(
+            _("Round must be between 1 and %(n)d.") % {"n": tournament.rounds_total}, field="round_number"
+        )
+    if tournament.rounds.filter(number=round_number).exists():
+        raise Conflict(_("Round %(n)d is already paired.") % {"n": round_number}, field="round_number")
+    absence, _created = Absence.objects.update_or_create(
+        entry=entry, round_number=round_number,
+        defaults={"kind": kind, "created_by": user if getattr(user, "is_authenticated", False) else None},
+    )
+    return absence
 
 
 @transaction.atomic
@@ -214,7 +243,14 @@ def round_pair(*, tournament: Tournament, user=None, coin_seed: str | None = Non
             tournament.rounds.get(number=1), "coin_toss"
         ) else "w"
 
-    boards = pair_next_round(tournament=tournament, entries=entries, round_no=number, first_colour=first_colour)
+    absent = {a.entry_id: a.kind for a in Absence.objects.filter(entry__tournament=tournament, round_number=number)}
+    boards = pair_next_round(
+        tournament=tournament, entries=entries, round_no=number, first_colour=first_colour, absent=set(absent)
+    )
+    if tournament.system == Tournament.System.SWISS:
+        by_id = {e.id: e for e in entries}
+        boards += [(by_id[eid].start_no, None, kind) for eid, kind in sorted(absent.items(), key=lambda x: by_id[x[0]].start_no)
+                   if not by_id[eid].withdrawn]
     rnd = Round.objects.create(tournament=tournament, number=number, status=Round.Status.PAIRED, paired_at=timezone.now())
     if toss:
         CoinToss.objects.create(
@@ -399,7 +435,7 @@ def match_result_enter(
                 res = engine.set_result(int(s.white_store), int(s.black_store), withdrawn_by=withdrawn_by)
                 if s.moves.strip():
                     starter_first = engine.set_starter(i) == 0
-                    moves = [int(x) for x in s.moves.split()]
+                    moves = [int(x) if x.isdigit() else x for x in s.moves.split()]
                     # the record is from the starter's point of view: first = starter
                     a, b = (res.first, res.second) if starter_first else (res.second, res.first)
                     wb = withdrawn_by

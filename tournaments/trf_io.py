@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 
 from federation.errors import ValidationFailed
 from federation.models import Player
+from tournaments import access
 from tournaments import trf as trfmod
 from tournaments.models import Entry, Match, Round, Tournament
 from tournaments.pairing_adapter import match_codes
@@ -97,6 +98,8 @@ def tournament_import_trf(*, data: bytes | str, source: str = "<trf>", user=None
     Returns an :class:`ImportReport`. Raises ValidationFailed (``field="file"``) with the line number
     for anything unreadable or inconsistent; nothing is saved then.
     """
+    if user is not None:
+        access.require(access.can_create_tournament(user), _("Only organisers can import tournaments."))
     try:
         t = trfmod.parse_trf(data, source=source)
         inferences = trfmod.infer_blank_codes(t)

@@ -17,7 +17,8 @@ from django.views.decorators.http import require_POST
 from federation.errors import ApplicationError
 from tournaments import access, selectors, services
 from tournaments.forms import EntriesForm, MatchResultForm, TournamentForm, TrfUploadForm
-from tournaments.models import Match, Round, Tournament
+from tournaments.models import Absence, Match, Round, Tournament
+from tournaments.standings import TIEBREAKS, tiebreak_label
 from tournaments.trf_io import tournament_export_trf, tournament_import_trf
 
 
@@ -46,7 +47,10 @@ def tournament_detail(request, slug: str):
         request, "tournaments/detail.html",
         {
             "t": t, "rounds": rounds, "entries": entries, "can_organise": can_org, "can_pair": can_pair,
-            "next_round": (last.number if last else 0) + 1, "can_add_entries": can_org and last is None,
+            "next_round": (last.number if last else 0) + 1,
+            "can_add_entries": can_org and t.status != Tournament.Status.FINISHED,
+            "absences": list(Absence.objects.filter(entry__tournament=t).select_related("entry__player")),
+            "tiebreak_choices": sorted(TIEBREAKS), "bye_rounds": range((last.number if last else 0) + 1, t.rounds_total + 1),
             "standings_visible": t.standings_published or can_org,
         },
     )
@@ -167,7 +171,13 @@ def standings(request, slug: str):
     if not t.standings_published and not can_org:
         return render(request, "tournaments/not_published.html", {"t": t}, status=404)
     st = selectors.tournament_standings(tournament=t, public_only=not can_org, lang=_lang())
-    return render(request, "tournaments/standings.html", {"t": t, "st": st, "can_organise": can_org})
+    current = list(t.tiebreaks or [])
+    slots = current + [""] * max(0, 6 - len(current))
+    options = [(k, tiebreak_label(k, _lang())) for k in sorted(TIEBREAKS)]
+    return render(
+        request, "tournaments/standings.html",
+        {"t": t, "st": st, "can_organise": can_org, "tiebreak_slots": slots, "tiebreak_options": options},
+    )
 
 
 @login_required
@@ -289,3 +299,32 @@ def trf_import(request):
                 messages.info(request, note)
             return redirect("tournament-detail", slug=report.tournament.slug)
     return render(request, "tournaments/import.html", {"form": form})
+
+
+@login_required
+@require_POST
+def entry_request_bye(request, slug: str):
+    """Organiser: a bye requested ahead for a later round (half point or excused zero)."""
+    t = get_object_or_404(Tournament, slug=slug)
+    entry = t.entries.filter(start_no=request.POST.get("start_no") or 0).first()
+    if entry is None:
+        messages.error(request, _("Choose a player."))
+        return redirect("tournament-detail", slug=slug)
+    try:
+        number = int(request.POST.get("round_number", ""))
+    except ValueError:
+        messages.error(request, _("Choose a round."))
+        return redirect("tournament-detail", slug=slug)
+    _act(request, services.entry_request_bye, _("Bye recorded."), entry=entry, round_number=number,
+         kind=request.POST.get("kind", "half"))
+    return redirect("tournament-detail", slug=slug)
+
+
+@login_required
+@require_POST
+def tiebreaks_update(request, slug: str):
+    """Organiser: the ordered tie-break keys, one per select, blanks ignored."""
+    t = get_object_or_404(Tournament, slug=slug)
+    keys = [k for k in request.POST.getlist("tiebreak") if k]
+    _act(request, services.tournament_update_tiebreaks, _("Tie-break order saved."), tournament=t, tiebreaks=keys)
+    return redirect("standings", slug=slug)

@@ -129,6 +129,12 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Tournaments, pairings, three-set match results, standings and crosstables.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "ENUM_NAME_OVERRIDES": {
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "RoundStatusEnum": "tournaments.models.Round.Status",
+        "VariantEnum": "tournaments.models.Tournament.Variant",
+        "SideEnum": ["first", "second"],
+    },
 }
 
 LOGGING = {

@@ -171,3 +171,40 @@ def test_set_points_and_stone_margin_tiebreaks_come_from_the_sets():
     st = selectors.tournament_standings(tournament=t)
     # white (no. 1): sets 30–18 (+6), 20–28 (−4), 26–22 (+2): 2 set points, margin +4
     assert [(l.start_no, l.points, l.tiebreaks) for l in st.lines] == [(1, 1.0, (2.0, 4.0)), (2, 0.0, (1.0, -4.0))]
+
+
+def test_requested_half_point_bye_leaves_the_player_out_of_the_pairing():
+    """C.04.2 pre-assigned bye: the player is not paired and scores ½ in that round."""
+    t, org = _tournament(5)
+    entry3 = t.entries.get(start_no=3)
+    services.entry_request_bye(entry=entry3, round_number=1, kind="half", user=org)
+    rnd = services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w"))
+    boards = _boards(rnd)
+    paired = {x for _, w, b, _ in boards if b is not None for x in (w, b)}
+    assert paired == {1, 2, 4, 5}
+    assert boards[-1] == (3, 3, None, "half")
+    assert rnd.matches.get(board=3).white_points == Decimal("0.5")
+    with pytest.raises(Conflict):
+        services.entry_request_bye(entry=entry3, round_number=1, kind="half", user=org)
+    with pytest.raises(ValidationFailed):
+        services.entry_request_bye(entry=entry3, round_number=9, kind="half", user=org)
+
+
+def test_late_entry_joins_from_the_next_round_with_the_next_starting_number():
+    t, org = _tournament(4)
+    rnd = services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w"))
+    _play_round(rnd, org, {})
+    late = services.entry_add(tournament=t, player=PlayerFactory(rating=2400), user=org)
+    assert late.start_no == 5  # starting numbers are not re-sorted once round 1 is paired
+    rnd2 = services.round_pair(tournament=t, user=org)
+    seen = {x for _, w, b, _ in _boards(rnd2) for x in (w, b) if x is not None}
+    assert seen == {1, 2, 3, 4, 5}
+    st = selectors.tournament_standings(tournament=t, after_round=1)
+    assert {l.start_no: l.points for l in st.lines}[5] == 0.0
+
+
+def test_round_robin_refuses_late_entries():
+    t, org = _tournament(4, system="round_robin", rounds=3)
+    services.round_pair(tournament=t, user=org, coin_seed="x")
+    with pytest.raises(Conflict):
+        services.entry_add(tournament=t, player=PlayerFactory(), user=org)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .base import Pairing, PairingError, PairingPlayer, RoundRecord
-from .matching import max_weight_matching
+from .matching import Matcher
 
 __all__ = ["pair_dutch", "board_order"]
 
@@ -166,50 +166,47 @@ def board_order(pairs: list[Pairing], points: dict[int, float]) -> list[Pairing]
 
 
 class _Graph:
-    """The weighted graph of players still to be paired (finalised pairs are removed)."""
+    """The weighted graph of the players to pair, on a warm-started :class:`Matcher`.
+
+    With an odd number of players a dummy vertex joined to everybody by a constant weight
+    makes the matching perfect; its partner is the unpaired player.  Finalised pairs keep
+    only their own edge, which therefore stays in every later optimum.
+    """
 
     def __init__(self, n: int) -> None:
         self.n = n
-        self.adj: list[dict[int, int]] = [dict() for _ in range(n)]
-        self.active = set(range(n))
+        self.odd = n & 1
+        self.m = Matcher(n + self.odd)
+        if self.odd:
+            for v in range(n):
+                self.m.set_weight(v, n, 1)
+        self.active = [True] * n
         self.final: dict[int, int] = {}
         self.calls = 0
 
     def set(self, u: int, v: int, w: int) -> None:
-        if u not in self.active or v not in self.active:
-            return
-        if w > 0:
-            self.adj[u][v] = w
-            self.adj[v][u] = w
-        else:
-            self.adj[u].pop(v, None)
-            self.adj[v].pop(u, None)
+        """Set the weight of edge ``{u, v}``; ``u`` is the player whose edges change."""
+        if self.active[u] and self.active[v]:
+            self.m.set_weight(u, v, w)
 
     def finalize(self, u: int, v: int) -> None:
         if u == v:
             raise PairingError("internal error: finalising an unpaired player")
-        for x in (u, v):
-            for y in self.adj[x]:
-                self.adj[y].pop(x, None)
-            self.adj[x] = {}
-            self.active.discard(x)
+        total = self.n + self.odd
+        for x, y in ((u, v), (v, u)):
+            for z in range(total):
+                if z != x and z != y:
+                    self.m.set_weight(x, z, 0)
+            self.active[x] = False
         self.final[u] = v
         self.final[v] = u
 
     def compute(self) -> list[int]:
+        """``mate[v]``: partner of ``v``, or ``v`` itself when unpaired."""
         self.calls += 1
-        weights = {}
-        for u in self.active:
-            for v, w in self.adj[u].items():
-                if u < v:
-                    weights[(u, v)] = w
-        m = max_weight_matching(self.active, weights)
-        mate = list(range(self.n))
-        for v, x in self.final.items():
-            mate[v] = x
-        for v, x in m.items():
-            mate[v] = x
-        return mate
+        res = self.m.solve()
+        n = self.n
+        return [x if 0 <= x < n else v for v, x in enumerate(res[:n])]
 
 
 def _build(players: list[PairingPlayer], round_no: int) -> tuple[list[_P], dict[int, PairingPlayer]]:

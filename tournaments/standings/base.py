@@ -35,7 +35,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from tournaments.standings.event import Event
@@ -131,16 +131,17 @@ class TieBreak:
     """A registered tie-break.
 
     ``func(event)`` returns one float per player of the :class:`~tournaments.standings.event.Event`
-    (indexed like ``event.ids``). For a group-wise tie-break (direct encounter) ``func`` is
-    ``None`` and ``split(event, group)`` returns ``(values, subgroups)``: a value per member of
-    the tied group and the ordered list of sub-groups it separates the group into.
+    (indexed like ``event.ids``). A group-wise tie-break (direct encounter) also has
+    ``split(event, group)`` returning ``(values, subgroups)``: a value per member of the tied
+    group and the ordered list of sub-groups it separates the group into; the ranking uses
+    ``split`` (its ``func`` gives the values for groups tied on points alone).
     ``source`` names the regulation article it follows."""
 
     key: str
     label_en: str
     label_tr: str
     short: str
-    func: Callable[[Event], list[float]] | None
+    func: Callable[[Event], list[float]]
     source: str = ""
     split: Callable[[Event, list[int]], tuple[dict[int, float], list[list[int]]]] | None = None
 
@@ -153,7 +154,7 @@ class TieBreak:
         return f"TieBreak(key={self.key!r}, short={self.short!r})"
 
 
-__all__: list[Any] = [
+__all__ = [
     "PlayerRecord",
     "RoundEntry",
     "RoundKind",

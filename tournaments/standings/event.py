@@ -169,18 +169,17 @@ def build_event(
     set_points: list[list[float | None]] = [[None] * n for _ in range(count)]
     stone_margin: list[list[int | None]] = [[None] * n for _ in range(count)]
     for i, p in enumerate(players):
-        k_i, p_i, o_i, c_i, s_i, m_i = kind[i], points[i], opponent[i], colour[i], set_points[i], stone_margin[i]
         for e in p.rounds:
             r = e.round - 1
             if r >= n:
                 continue
-            k_i[r] = e.kind
-            p_i[r] = float(e.points)
+            kind[i][r] = e.kind
+            points[i][r] = float(e.points)
             if e.opponent is not None:
-                o_i[r] = index[e.opponent]
-            c_i[r] = e.colour
-            s_i[r] = e.set_points
-            m_i[r] = e.stone_margin
+                opponent[i][r] = index[e.opponent]
+            colour[i][r] = e.colour
+            set_points[i][r] = e.set_points
+            stone_margin[i][r] = e.stone_margin
 
     ids = [p.id for p in players]
     _check_symmetry(ids, kind, points, opponent, colour, set_points, stone_margin, n)
@@ -225,7 +224,8 @@ def _check_symmetry(ids, kind, points, opponent, colour, set_points, stone_margi
                 back = opponent[j][r]
                 named = "no opponent" if back == NO_OPPONENT else f"opponent {ids[back]}"
                 raise StandingsError(
-                    f"{where}: asymmetric pairing: paired with {ids[j]}, whose round {r + 1} entry has {named}"
+                    f"{where}: asymmetric pairing: paired with {ids[j]}, "
+                    f"whose round {r + 1} entry has {named}"
                 )
             ki, kj = kind[i][r], kind[j][r]
             if kj not in _COMPATIBLE[ki]:

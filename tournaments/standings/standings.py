@@ -68,7 +68,7 @@ def rank_event(event: Event, specs: Sequence[TieBreak]) -> list[StandingRow]:
     count = len(event)
     columns: list[list[float] | None] = []
     for tb in specs:
-        columns.append(None if tb.group_wise else tb.func(event))  # type: ignore[misc]
+        columns.append(None if tb.group_wise else tb.func(event))
     group_values: list[list[float]] = [[0.0] * count if tb.group_wise else [] for tb in specs]
 
     groups = _split_by_value(list(range(count)), event.score)

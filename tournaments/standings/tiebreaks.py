@@ -143,6 +143,30 @@ def sonneborn_berger(event: Event) -> list[float]:
     return [sum(v * p for v, _, p in row if p) for row in _opponent_rounds(event)]
 
 
+def sonneborn_berger_cut1(event: Event) -> list[float]:
+    """SB-C1, C.07 Art. 9.1 with Cut-1 (Art. 14.1.1, 16.5).
+
+    The least significant value is the contribution of the opponent (real or dummy) with the
+    lowest score, the smallest such contribution when several share that score. When the
+    participant has VURs, the smallest VUR contribution is cut instead, unless it is lower than
+    the least significant value (the larger of the two is cut)."""
+    out = []
+    for row in _opponent_rounds(event):
+        items = [(v, v * p, vur) for v, vur, p in row]
+        if not items:
+            out.append(0.0)
+            continue
+        least = min(items, key=lambda it: (it[0], it[1]))
+        vurs = [it for it in items if it[2]]
+        cut = least
+        if vurs:
+            lowest_vur = min(vurs, key=lambda it: (it[1], it[0]))
+            if lowest_vur[1] >= least[1]:
+                cut = lowest_vur
+        out.append(sum(it[1] for it in items) - cut[1])
+    return out
+
+
 # --------------------------------------------------------------------------------------------
 # Own results (C.07 Art. 7)
 # --------------------------------------------------------------------------------------------
@@ -191,24 +215,50 @@ def progressive(event: Event) -> list[float]:
     return out
 
 
+def progressive_cut1(event: Event) -> list[float]:
+    """PS-C1, C.07 Art. 7.5 with Cut-1 (Art. 14.1): PS without its least significant addend,
+    the score after round 1 (which still counts inside the later running scores)."""
+    return [ps - (row[0] if row else 0.0) for ps, row in zip(progressive(event), event.points)]
+
+
+def rounds_elected(event: Event) -> list[float]:
+    """REP (also called GE), C.07 Art. 7.6: rounds one elected to play — every round that is not a
+    VUR (played, forfeit win, PAB, full-point bye); requested byes, absences and forfeit losses
+    do not count."""
+    return [float(sum(1 for k in row if not k.voluntarily_unplayed)) for row in event.kind]
+
+
 # --------------------------------------------------------------------------------------------
 # Ratings (C.07 Art. 10.1)
 # --------------------------------------------------------------------------------------------
 
 
+def _round_half_up(total: int, count: int) -> float:
+    """``total / count`` rounded to the nearest whole number, 0.5 up, in exact arithmetic."""
+    return float((2 * total + count) // (2 * count))
+
+
+def _otb_opponent_ratings(event: Event) -> list[list[int]]:
+    ratings = event.ratings
+    return [[ratings[j] for k, j in zip(ks, js) if k is _PLAYED]
+            for ks, js in zip(event.kind, event.opponent)]
+
+
 def aro(event: Event) -> list[float]:
     """ARO, C.07 Art. 10.1: average rating of the opponents met over the board, rounded to the
     nearest whole number (0.5 rounded up). Forfeits and byes are not games; no game → 0."""
-    ratings = event.ratings
+    return [_round_half_up(sum(rs), len(rs)) if rs else 0.0 for rs in _otb_opponent_ratings(event)]
+
+
+def aro_cut1(event: Event) -> list[float]:
+    """ARO-C1, C.07 Art. 10.1 with Cut-1 (Art. 14.1): the lowest-rated opponent is left out
+    before averaging. Fewer than two games → 0 (the value is undefined)."""
     out = []
-    for ks, js in zip(event.kind, event.opponent):
-        total = count = 0
-        for k, j in zip(ks, js):
-            if k is _PLAYED:
-                total += ratings[j]
-                count += 1
-        # floor(total / count + 1/2) in exact integer arithmetic
-        out.append(float((2 * total + count) // (2 * count)) if count else 0.0)
+    for rs in _otb_opponent_ratings(event):
+        if len(rs) < 2:
+            out.append(0.0)
+        else:
+            out.append(_round_half_up(sum(rs) - min(rs), len(rs) - 1))
     return out
 
 
@@ -289,6 +339,21 @@ def _de_order(event: Event, members: list[int]) -> list[list[int]]:
     return [list(members)]
 
 
+def direct_encounter(event: Event) -> list[float]:
+    """DE points of every player as the first tie-break: points scored against the players tied
+    with them on match points (see :func:`direct_encounter_split`; :func:`compute_standings`
+    evaluates DE inside the groups still tied after the earlier tie-breaks instead)."""
+    groups: dict[float, list[int]] = {}
+    for i, s in enumerate(event.score):
+        groups.setdefault(s, []).append(i)
+    out = [0.0] * len(event)
+    for members in groups.values():
+        if len(members) > 1:
+            for i, v in _encounters(event, members)[0].items():
+                out[i] = v
+    return out
+
+
 def direct_encounter_split(event: Event, group: list[int]) -> tuple[dict[int, float], list[list[int]]]:
     """DE for one tied group: (points each member scored against the other members, ordered
     sub-groups). A member of a group of one scores 0."""
@@ -314,8 +379,10 @@ _ENTRIES = (
              "FIDE C.07 §8.1, §14.2, §16.5"),
     TieBreak("sonneborn_berger", "Sonneborn-Berger", "Sonneborn-Berger", "SB", sonneborn_berger,
              "FIDE C.07 §9.1, §16"),
-    TieBreak("direct_encounter", "Direct encounter", "Aralarındaki maç", "DE", None, "FIDE C.07 §6",
-             split=direct_encounter_split),
+    TieBreak("sonneborn_berger_cut1", "Sonneborn-Berger Cut-1", "Sonneborn-Berger (1 kesik)", "SB-C1",
+             sonneborn_berger_cut1, "FIDE C.07 §9.1, §14.1, §16.5"),
+    TieBreak("direct_encounter", "Direct encounter", "Aralarındaki maç", "DE", direct_encounter,
+             "FIDE C.07 §6", split=direct_encounter_split),
     TieBreak("wins", "Number of wins", "Galibiyet sayısı", "WIN", wins, "FIDE C.07 §7.1"),
     TieBreak("games_won_otb", "Matches won over the board", "Oynanarak kazanılan maç sayısı", "WON",
              games_won_otb, "FIDE C.07 §7.2"),
@@ -325,7 +392,13 @@ _ENTRIES = (
              "FIDE C.07 §7.4"),
     TieBreak("aro", "Average rating of opponents", "Rakiplerin ortalama reytingi", "ARO", aro,
              "FIDE C.07 §10.1"),
+    TieBreak("aro_cut1", "Average rating of opponents Cut-1", "Rakiplerin ortalama reytingi (1 kesik)",
+             "ARO-C1", aro_cut1, "FIDE C.07 §10.1, §14.1"),
     TieBreak("progressive", "Progressive score", "İlerleyen puan", "PS", progressive, "FIDE C.07 §7.5"),
+    TieBreak("progressive_cut1", "Progressive score Cut-1", "İlerleyen puan (1 kesik)", "PS-C1",
+             progressive_cut1, "FIDE C.07 §7.5, §14.1"),
+    TieBreak("rounds_elected", "Rounds elected to play", "Oynamayı seçtiği tur sayısı", "REP",
+             rounds_elected, "FIDE C.07 §7.6"),
     TieBreak("set_points", "Set points", "Set puanı", "SP", set_points, "RULES.md, Kural 14.3"),
     TieBreak("stone_margin", "Stone margin", "Taş averajı", "SM", stone_margin, "RULES.md, Kural 14.4"),
 )
