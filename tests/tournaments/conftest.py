@@ -1,0 +1,69 @@
+"""A completed tournament built once per test session (read-only for the tests that use it).
+
+Six players, Swiss, three rounds of 3-set matches with real set results (one forfeit, one
+withdrawal), every round closed and the standings published. Built through the services, so it is
+also an end-to-end check of them. Tests must not change it (each test runs in a transaction that is
+rolled back anyway).
+"""
+from __future__ import annotations
+
+import pytest
+
+CT_SLUG = "tamamlanmis-test-turnuvasi"
+
+
+def build_completed_tournament():
+    from tests.factories import PlayerFactory, organiser, referee
+    from tournaments import services
+    from tournaments.services import SetInput
+
+    org = organiser(username="ct-organiser")
+    ref = referee(username="ct-referee")
+    t = services.tournament_create(
+        name="Tamamlanmış Test Turnuvası", rounds_total=3, created_by=org, slug=CT_SLUG,
+        tiebreaks=["buchholz_cut1", "buchholz", "sonneborn_berger", "set_points", "stone_margin"],
+    )
+    names = ["Çelik", "Öztürk", "Şahin", "Yıldız", "Güneş", "Işık"]
+    for i, name in enumerate(names):
+        services.entry_add(
+            tournament=t, player=PlayerFactory(last_name=name, first_name="Ayşe", rating=2000 - 100 * i,
+                                                federation_id=f"CT-{i + 1}")
+        )
+    # results by board, per round: sets as (white store, black store[, termination]) or "forfeit:<who>"
+    script = {
+        1: [[(30, 18), (26, 22)], [(20, 28), (30, 18), (24, 24)], "forfeit:black"],
+        2: [[(18, 30), (28, 20), (25, 23)], [(31, 9, "white_withdrew"), (26, 22)], [(10, 38), (20, 28)]],
+        3: [[(24, 24), (24, 24), (24, 24)], [(36, 12), (12, 36), (30, 18)], [(26, 12, "black_withdrew"), (40, 8)]],
+    }
+    for n in (1, 2, 3):
+        rnd = services.round_pair(tournament=t, user=org, coin_seed="ct-seed" if n == 1 else None)
+        services.round_publish(round=rnd, user=org)
+        games = list(rnd.matches.filter(kind="game").order_by("board"))
+        for m, plan in zip(games, script[n]):
+            if isinstance(plan, str):
+                services.match_result_enter(match=m, forfeit=plan.split(":")[1], user=ref)
+            else:
+                sets = [SetInput(s[0], s[1], termination=s[2] if len(s) > 2 else "completed") for s in plan]
+                services.match_result_enter(match=m, sets=sets, user=ref)
+        services.round_close(round=rnd, user=org)
+    services.standings_publish(tournament=t, user=org)
+    return t
+
+
+@pytest.fixture(scope="session")
+def completed_tournament_db(django_db_setup, django_db_blocker):
+    """Build the completed tournament once in the test database; yields its slug."""
+    with django_db_blocker.unblock():
+        from tournaments.models import Tournament
+
+        if not Tournament.objects.filter(slug=CT_SLUG).exists():
+            build_completed_tournament()
+    yield CT_SLUG
+
+
+@pytest.fixture
+def completed_tournament(completed_tournament_db, db):
+    """The session's completed tournament (a fresh instance for each test)."""
+    from tournaments.models import Tournament
+
+    return Tournament.objects.get(slug=completed_tournament_db)
