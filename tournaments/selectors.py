@@ -158,6 +158,11 @@ def player_records(tournament: Tournament, loaded: _Loaded, rounds: int) -> list
     return records
 
 
+TIEBREAK_RULES = "2026"
+"""FIDE C.07 text in force: the 2023 regulations with the amendment applied from 1 March 2026
+(dummy opponent's score capped for unplayed rounds, Art. 16)."""
+
+
 def _rounds_with_results(loaded: _Loaded) -> int:
     done = [m.round.number for m in loaded.matches if m.white_points is not None]
     return max(done, default=0)
@@ -173,7 +178,14 @@ def tournament_standings(
     rounds = after_round if after_round is not None else _rounds_with_results(loaded)
     keys = tuple(k for k in (tournament.tiebreaks or []) if k in TIEBREAKS)
     records = player_records(tournament, loaded, rounds)
-    rows = compute_standings(records, tiebreaks=keys, rounds=rounds) if records else []
+    rows = (
+        compute_standings(
+            records, tiebreaks=keys, rounds=rounds, rules=TIEBREAK_RULES,
+            round_robin=tournament.system == Tournament.System.ROUND_ROBIN,
+        )
+        if records
+        else []
+    )
     by_no = {e.start_no: e for e in loaded.entries}
     lines = []
     for row in rows:

@@ -49,8 +49,9 @@ def compute_standings(
     the rank number (1, 2, 2, 4) and get ``shared=True``; they are listed in input order.
 
     Each row's ``tiebreaks`` holds the values in the requested order; for direct encounter the
-    value is the points scored over the board against the other members of the group the
-    participant was tied with when DE was applied (0 when not tied).
+    value is the points scored against the other members of the group the participant was tied
+    with when DE was applied (matches over the board; forfeits too with ``round_robin``; 0 when
+    not tied). DE may appear more than once in the list.
 
     Raises :class:`~tournaments.standings.base.StandingsError` for an unknown tie-break key
     (the message lists the valid keys) or invalid results (see

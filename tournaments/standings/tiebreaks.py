@@ -355,8 +355,8 @@ def direct_encounter(event: Event) -> list[float]:
 
 
 def direct_encounter_split(event: Event, group: list[int]) -> tuple[dict[int, float], list[list[int]]]:
-    """DE for one tied group: (points each member scored against the other members, ordered
-    sub-groups). A member of a group of one scores 0."""
+    """DE for one tied group: (points each member scored against the other members — see
+    :func:`_encounters` —, ordered sub-groups, best first). A member of a group of one scores 0."""
     if len(group) < 2:
         return {m: 0.0 for m in group}, [list(group)]
     scores, _ = _encounters(event, group)
