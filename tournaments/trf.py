@@ -417,7 +417,7 @@ def parse_trf(data: bytes | str, *, source: str = "<trf>") -> TrfTournament:
     seen: dict[int, TrfPlayer] = {}
     try:
         for no, raw_line in enumerate(lines, start=1):
-            line = raw_line.rstrip(" \t")
+            line = raw_line.replace("\t", " ").rstrip(" ")  # a tab is one column, like a space
             tag = line[:3]
             if tag == "001":
                 p = _parse_player_tolerant(line, no, t)

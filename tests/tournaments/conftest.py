@@ -1,4 +1,4 @@
-"""A completed tournament built once per test session (read-only for the tests that use it).
+"""A completed tournament built once per test module (read-only for the tests that use it).
 
 Six players, Swiss, three rounds of 3-set matches with real set results (one forfeit, one
 withdrawal), every round closed and the standings published. Built through the services, so it is
@@ -50,15 +50,22 @@ def build_completed_tournament():
     return t
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def completed_tournament_db(django_db_setup, django_db_blocker):
-    """Build the completed tournament once in the test database; yields its slug."""
+    """Build the completed tournament once per test module that uses it, and remove it afterwards
+    (so no other test sees its rows); yields its slug."""
     with django_db_blocker.unblock():
-        from tournaments.models import Tournament
-
-        if not Tournament.objects.filter(slug=CT_SLUG).exists():
-            build_completed_tournament()
+        t = build_completed_tournament()
     yield CT_SLUG
+    with django_db_blocker.unblock():
+        from django.contrib.auth import get_user_model
+
+        from federation.models import Player
+
+        player_ids = list(t.entries.values_list("player_id", flat=True))
+        t.delete()
+        Player.objects.filter(id__in=player_ids).delete()
+        get_user_model().objects.filter(username__in=["ct-organiser", "ct-referee"]).delete()
 
 
 @pytest.fixture

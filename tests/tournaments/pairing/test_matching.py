@@ -1,0 +1,73 @@
+"""The blossom matcher (tournaments.pairing.matching) against networkx, cold and warm."""
+from __future__ import annotations
+
+import random
+
+import networkx as nx
+import pytest
+
+from tournaments.pairing.matching import Matcher, max_weight_matching
+
+
+def _reference(n: int, weights: dict[tuple[int, int], int]) -> tuple[int, int]:
+    g = nx.Graph()
+    g.add_nodes_from(range(n))
+    g.add_weighted_edges_from((i, j, w) for (i, j), w in weights.items() if w > 0)
+    m = nx.max_weight_matching(g, maxcardinality=True)
+    return len(m), sum(weights[min(a, b), max(a, b)] for a, b in m)
+
+
+def _value(n: int, weights: dict[tuple[int, int], int], mate: list[int]) -> tuple[int, int]:
+    count = total = 0
+    for v, u in enumerate(mate):
+        if u != -1:
+            assert mate[u] == v
+            if v < u:
+                assert weights.get((v, u), 0) > 0, "matched a missing edge"
+                count += 1
+                total += weights[v, u]
+    return count, total
+
+
+def test_small_known_optimum():
+    # path 0-1-2-3: the two outer edges (2 + 2) beat the heavy middle edge only with
+    # maximum cardinality.
+    m = Matcher(4)
+    for (i, j), w in {(0, 1): 2, (1, 2): 3, (2, 3): 2}.items():
+        m.set_weight(i, j, w)
+    assert m.solve() == [1, 0, 3, 2]
+    # a triangle plus a pendant: 5-cycle style blossom
+    w = {(0, 1): 10, (1, 2): 10, (0, 2): 10, (2, 3): 1}
+    assert max_weight_matching(range(4), w) in ({0: 1, 1: 0, 2: 3, 3: 2},)
+
+
+def test_huge_integer_weights_are_exact():
+    big = 1 << 300
+    w = {(0, 1): big + 1, (2, 3): big + 1, (0, 2): big + 1, (1, 3): big + 2}
+    got = max_weight_matching(range(4), w)
+    assert got == {0: 2, 2: 0, 1: 3, 3: 1}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_warm_starts_match_networkx(seed):
+    rnd = random.Random(seed)
+    for _ in range(25):
+        n = 2 * rnd.randrange(1, 8)
+        big = rnd.choice([10, 1000, 1 << 90])
+        density = rnd.random()
+        m = Matcher(n)
+        weights: dict[tuple[int, int], int] = {}
+        for step in range(5):
+            touched = range(n) if step == 0 else rnd.sample(range(n), rnd.randrange(1, n + 1))
+            for i in touched:
+                for j in range(n):
+                    if i == j or (step and rnd.random() < 0.5):
+                        continue
+                    w = rnd.randrange(1, big) if rnd.random() < density else 0
+                    if rnd.random() < 0.3:
+                        w = rnd.choice([0, big // 2, big // 2 + 1])  # ties
+                    if abs(i - j) == 1 and min(i, j) % 2 == 0 and w == 0:
+                        w = 1  # keep a perfect matching possible
+                    weights[min(i, j), max(i, j)] = w
+                    m.set_weight(i, j, w)
+            assert _value(n, weights, m.solve()) == _reference(n, weights)
