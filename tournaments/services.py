@@ -488,7 +488,8 @@ def match_result_enter(
 @transaction.atomic
 def standings_publish(*, tournament: Tournament, user=None) -> Tournament:
     """Publish the standings (after at least one closed round). When every round is closed the
-    tournament becomes ``finished``."""
+    tournament becomes ``finished`` and its final standings queue the rating run
+    (``ratings.tasks.rate_tournament_task``: this event and every later one, idempotent)."""
     if user is not None:
         access.require(access.can_organise(user, tournament), _("Only the organiser can publish standings."))
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -500,4 +501,10 @@ def standings_publish(*, tournament: Tournament, user=None) -> Tournament:
         tournament.status = Tournament.Status.FINISHED
     tournament.version += 1
     tournament.save(update_fields=["standings_published_at", "status", "version"])
+    if tournament.status == Tournament.Status.FINISHED:
+        # final standings: rate this event and every later one once the transaction is committed
+        from ratings.tasks import rate_tournament_task
+
+        tid = tournament.id
+        transaction.on_commit(lambda: rate_tournament_task.delay(tid))
     return tournament

@@ -1,0 +1,34 @@
+"""``python manage.py export_records SLUG [--output FILE]`` — every recorded set of a tournament in
+the game-record notation (``games.engine.notation.write``), ready for ``import_records``."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from games.selectors import tournament_records
+from games.engine.notation import write
+from tournaments.models import Tournament
+
+
+class Command(BaseCommand):
+    help = "Write every set of a tournament that has a move record, in the game-record notation."
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug")
+        parser.add_argument("--output", "-o", help="file to write (default: standard output)")
+
+    def handle(self, *args, slug: str, output: str | None = None, **options):
+        t = Tournament.objects.filter(slug=slug).first()
+        if t is None:
+            raise CommandError(f"no tournament with slug {slug!r}", returncode=2)
+        records = tournament_records(tournament=t)
+        text = write(records)
+        if output:
+            try:
+                Path(output).write_text(text, encoding="utf-8")
+            except OSError as exc:
+                raise CommandError(f"{output}: {exc.strerror}", returncode=2) from None
+            self.stdout.write(f"wrote {len(records)} records of {t.name} to {output}")
+        else:
+            self.stdout.write(text, ending="")
