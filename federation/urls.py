@@ -9,6 +9,7 @@ urlpatterns = [
     path("", include("federation.urls_members")),
     path("games/", include("games.urls")),
     path("ratings/", include("ratings.urls")),
+    path("api/ratings/", include("ratings.urls_api")),
     path("api/", include("federation.urls_api")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),

@@ -6,6 +6,7 @@ from django.db.models import Q
 from django.shortcuts import get_object_or_404, render
 
 from federation.models import Club, Player
+from ratings.views import player_rating_context
 
 
 def player_list(request):
@@ -28,7 +29,10 @@ def player_list(request):
 
 
 def player_detail(request, federation_id: str):
-    """A player's page: club, rating, tournaments played."""
+    """A player's page: club, rating, rating history (chart and each event's calculation), tournaments."""
     player = get_object_or_404(Player.objects.select_related("club"), federation_id=federation_id)
     entries = player.entries.select_related("tournament").order_by("-tournament__start_date")
-    return render(request, "federation/player_detail.html", {"player": player, "entries": entries})
+    return render(
+        request, "federation/player_detail.html",
+        {"player": player, "entries": entries, **player_rating_context(player)},
+    )

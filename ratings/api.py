@@ -1,0 +1,165 @@
+"""REST API of the national rating (read-only), included at ``/api/ratings/`` by ``ratings.urls_api``.
+
+HackSoft style: one APIView per operation, small input/output serializers, reads from
+:mod:`ratings.selectors`; errors are :class:`federation.errors.ApplicationError` rendered as
+``{"error": {"code", "message", "field"}}``. Ratings are rating points, unrounded (the list's
+``rating`` is the published whole number, ``Player.rating``).
+"""
+from __future__ import annotations
+
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from federation.api_views import error_responses, player_get, validated_input
+from ratings import selectors
+
+STATUS_HELP = '"unrated", "provisional" (fewer than 30 rated sets) or "established".'
+
+
+# --------------------------------------------------------------------------------------------
+# Rating list
+# --------------------------------------------------------------------------------------------
+
+
+class RatingListInputSerializer(serializers.Serializer):
+    club = serializers.CharField(required=False, allow_blank=True, help_text="Club id or short name.")
+    city = serializers.CharField(required=False, allow_blank=True, help_text="Player's city (else the club's), exact.")
+    sex = serializers.ChoiceField(choices=["m", "f"], required=False, allow_blank=True)
+    age = serializers.ChoiceField(
+        choices=list(selectors.AGE_GROUPS), required=False, allow_blank=True,
+        help_text="Age group: age = year - birth year; u12 = 12 or younger, 50plus = 50 or older.",
+    )
+    year = serializers.IntegerField(required=False, min_value=1900, max_value=2100,
+                                    help_text="Year the ages are counted in (default: this year).")
+    search = serializers.CharField(required=False, allow_blank=True, help_text="Words of the name, or a federation id.")
+    order = serializers.ChoiceField(choices=["rating", "name"], required=False, default="rating",
+                                    help_text="rating (desc, then Turkish name order) or name (Turkish order).")
+
+
+class RatingClubSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    short_name = serializers.CharField()
+
+
+class RatingListItemSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="Rank by rating; equal ratings share a rank.")
+    federation_id = serializers.CharField(source="player.federation_id")
+    full_name = serializers.CharField(source="player.full_name")
+    first_name = serializers.CharField(source="player.first_name")
+    last_name = serializers.CharField(source="player.last_name")
+    club = RatingClubSerializer(source="player.club", allow_null=True)
+    city = serializers.CharField(source="player.city")
+    sex = serializers.CharField(source="player.sex")
+    birth_year = serializers.IntegerField(source="player.birth_year", allow_null=True)
+    rating = serializers.IntegerField()
+    sets = serializers.IntegerField(help_text="Rated sets counted by the national rating.")
+    status = serializers.CharField(help_text=STATUS_HELP)
+    last_rated = serializers.DateField(source="last_period", allow_null=True,
+                                       help_text="Rating period of the player's last rated event.")
+
+
+class RatingListPageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = RatingListItemSerializer(many=True)
+
+
+class RatingListApi(APIView):
+    """The national rating list: rated players with filters ``club``, ``city``, ``sex``, ``age``,
+    ``year``, ``search``; ``order`` rating (default) or name; ``limit``/``offset`` pages."""
+
+    pagination_class = LimitOffsetPagination
+
+    @extend_schema(
+        operation_id="ratings_list", tags=["ratings"],
+        parameters=[RatingListInputSerializer,
+                    OpenApiParameter("limit", int, description="Page size (default 100)."),
+                    OpenApiParameter("offset", int, description="Rows to skip.")],
+        responses={200: RatingListPageSerializer, **error_responses(400)},
+    )
+    def get(self, request):
+        data = validated_input(RatingListInputSerializer, request.query_params)
+        filters = selectors.RatingFilters(
+            club=data.get("club", ""), city=data.get("city", ""), sex=data.get("sex", ""), age=data.get("age", ""),
+            search=data.get("search", ""), year=data.get("year") or timezone.localdate().year,
+        )
+        lines = selectors.rating_list(filters, order=data.get("order") or "rating")
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(lines, request, view=self)
+        return paginator.get_paginated_response(RatingListItemSerializer(page, many=True).data)
+
+
+# --------------------------------------------------------------------------------------------
+# A player's history
+# --------------------------------------------------------------------------------------------
+
+
+class RatingOpponentSerializer(serializers.Serializer):
+    federation_id = serializers.CharField()
+    full_name = serializers.CharField()
+
+
+class RatingHistoryLineSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    set_number = serializers.IntegerField()
+    opponent = RatingOpponentSerializer()
+    opponent_rating = serializers.FloatField(help_text="Opponent's rating at the start of the event.")
+    own_stones = serializers.IntegerField()
+    opponent_stones = serializers.IntegerField()
+    score = serializers.FloatField(help_text="Set result: 1, 0.5 or 0.")
+    result_score = serializers.FloatField(help_text="Score used by margin Elo (set result blended with the margin).")
+    margin = serializers.IntegerField(help_text="Own stones - 24 (Kural 14.4); +-1 for a winner's withdrawal.")
+    expected = serializers.FloatField()
+    delta = serializers.FloatField(help_text="This set's share of the rating change (rating points).")
+
+
+class RatingHistoryTournamentSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+
+
+class RatingHistoryEventSerializer(serializers.Serializer):
+    tournament = RatingHistoryTournamentSerializer()
+    period = serializers.DateField()
+    rating_before = serializers.FloatField()
+    rating_after = serializers.FloatField()
+    change = serializers.FloatField()
+    status_before = serializers.CharField(help_text=STATUS_HELP)
+    status_after = serializers.CharField(help_text=STATUS_HELP)
+    sets = serializers.IntegerField()
+    matches_without_sets = serializers.IntegerField(
+        help_text="Matches of the event without set detail (not rated)."
+    )
+    lines = RatingHistoryLineSerializer(many=True)
+
+
+class RatingHistoryPlayerSerializer(serializers.Serializer):
+    federation_id = serializers.CharField()
+    full_name = serializers.CharField()
+    rating = serializers.IntegerField(help_text="Current rating (0 = unrated).")
+
+
+class RatingPlayerHistorySerializer(serializers.Serializer):
+    player = RatingHistoryPlayerSerializer()
+    rated_sets = serializers.IntegerField()
+    events = RatingHistoryEventSerializer(many=True, help_text="Rated events, oldest first.")
+
+
+class PlayerRatingHistoryApi(APIView):
+    """A player's rating history: every rated event (oldest first) with each rated set's calculation."""
+
+    @extend_schema(
+        operation_id="ratings_player_history", tags=["ratings"],
+        responses={200: RatingPlayerHistorySerializer, **error_responses(404)},
+    )
+    def get(self, request, federation_id: str):
+        player = player_get(federation_id=federation_id)
+        history = selectors.player_history(player)
+        body = {"player": player, "rated_sets": sum(h.sets for h in history), "events": history}
+        return Response(RatingPlayerHistorySerializer(body).data)

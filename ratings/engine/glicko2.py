@@ -1,0 +1,253 @@
+"""Glicko-2 baseline (Glickman, "Example of the Glicko-2 system", 2013 revision).
+
+Each event is one rating period: all its sets are rated against the opponents' (rating, deviation) at the
+start of the event. Margins are ignored (set result 1 / 0.5 / 0). A player absent for whole periods of
+``period_days`` gets the step-6 inflation ``phi^2 + sigma^2`` once per idle period when they next play
+(computed lazily; Glickman step "if a player does not compete during the rating period").
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterable
+
+from .types import Event, HistoryEntry, Player, PlayerRating, RatingInputError, SetLine
+
+__all__ = ["Glicko2Params", "Glicko2", "glicko2_update", "GLICKO2_SCALE"]
+
+GLICKO2_SCALE = 173.7178
+"""Rating points per Glicko-2 unit: ``400 / ln 10`` (Glickman 2013, step 2)."""
+
+
+def _g(phi: float) -> float:
+    return 1.0 / math.sqrt(1.0 + 3.0 * phi * phi / (math.pi * math.pi))
+
+
+def _new_volatility(phi: float, sigma: float, delta: float, v: float, tau: float, eps: float) -> float:
+    """Step 5 of Glickman (2013): the Illinois-algorithm root of f(x) for the new volatility."""
+    a = math.log(sigma * sigma)
+    phi2 = phi * phi
+    d2 = delta * delta
+
+    def f(x: float) -> float:
+        ex = math.exp(x)
+        t = phi2 + v + ex
+        return ex * (d2 - phi2 - v - ex) / (2.0 * t * t) - (x - a) / (tau * tau)
+
+    big_a = a
+    if d2 > phi2 + v:
+        big_b = math.log(d2 - phi2 - v)
+    else:
+        k = 1
+        while f(a - k * tau) < 0:
+            k += 1
+        big_b = a - k * tau
+    fa, fb = f(big_a), f(big_b)
+    while abs(big_b - big_a) > eps:
+        big_c = big_a + (big_a - big_b) * fa / (fb - fa)
+        fc = f(big_c)
+        if fc * fb <= 0:
+            big_a, fa = big_b, fb
+        else:
+            fa = fa / 2.0
+        big_b, fb = big_c, fc
+    return math.exp(big_a / 2.0)
+
+
+def glicko2_update(
+    rating: float,
+    deviation: float,
+    volatility: float,
+    results: Iterable[tuple[float, float, float]],
+    *,
+    tau: float = 0.5,
+    eps: float = 1e-6,
+) -> tuple[float, float, float]:
+    """One Glicko-2 rating period for one player (Glickman 2013, steps 1-8).
+
+    ``rating`` and ``deviation`` in rating points (Glicko scale, 1500 centre), ``volatility`` sigma;
+    ``results``: (opponent rating, opponent deviation, score 1/0.5/0) triples. Returns the new
+    (rating, deviation, volatility). With no results only the deviation grows: ``sqrt(phi^2 + sigma^2)``.
+    Example (Glickman): 1500/200/0.06 against (1400, 30, 1), (1550, 100, 0), (1700, 300, 0), tau 0.5
+    gives 1464.06 / 151.52 / 0.05999.
+    """
+    if deviation <= 0 or volatility <= 0 or tau <= 0:
+        raise RatingInputError("glicko2_update: deviation, volatility and tau must be > 0")
+    mu = (rating - 1500.0) / GLICKO2_SCALE
+    phi = deviation / GLICKO2_SCALE
+    v_inv = 0.0
+    dsum = 0.0
+    any_result = False
+    for r_j, rd_j, s_j in results:
+        any_result = True
+        mu_j = (r_j - 1500.0) / GLICKO2_SCALE
+        g = _g(rd_j / GLICKO2_SCALE)
+        e = 1.0 / (1.0 + math.exp(-g * (mu - mu_j)))
+        v_inv += g * g * e * (1.0 - e)
+        dsum += g * (s_j - e)
+    if not any_result:
+        return rating, math.sqrt(phi * phi + volatility * volatility) * GLICKO2_SCALE, volatility
+    v = 1.0 / v_inv
+    delta = v * dsum
+    sigma2 = _new_volatility(phi, volatility, delta, v, tau, eps)
+    phi_star = math.sqrt(phi * phi + sigma2 * sigma2)
+    phi_new = 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v)
+    mu_new = mu + phi_new * phi_new * dsum
+    return mu_new * GLICKO2_SCALE + 1500.0, phi_new * GLICKO2_SCALE, sigma2
+
+
+@dataclass(frozen=True, slots=True)
+class Glicko2Params:
+    """Glicko-2 parameters (rating points unless noted; Glickman 2013 defaults).
+
+    ``period_days``: length of an idle rating period for the inactivity inflation; ``provisional_rd``: a
+    player whose deviation is above it is shown as "provisional" (display only).
+    """
+
+    default_rating: float = 1500.0
+    initial_rd: float = 350.0
+    initial_volatility: float = 0.06
+    tau: float = 0.5
+    known_rd: float = 100.0
+    period_days: int = 30
+    provisional_rd: float = 110.0
+    eps: float = 1e-6
+
+    def __post_init__(self) -> None:
+        if not (self.initial_rd > 0 and self.initial_volatility > 0 and self.tau > 0 and self.known_rd > 0):
+            raise RatingInputError("Glicko-2 deviations, volatility and tau must be > 0")
+        if self.period_days <= 0:
+            raise RatingInputError("period_days must be > 0")
+
+
+class _GState:
+    __slots__ = ("mu", "phi", "sigma", "sets", "last")
+
+    def __init__(self, mu: float, phi: float, sigma: float, sets: int) -> None:
+        self.mu = mu
+        self.phi = phi
+        self.sigma = sigma
+        self.sets = sets
+        self.last = None
+
+
+class Glicko2:
+    """Glicko-2 rating system with one rating period per event (baseline; margins ignored)."""
+
+    name = "glicko2"
+
+    def __init__(self, params: Glicko2Params | None = None) -> None:
+        self.params = params if params is not None else Glicko2Params()
+
+    def __repr__(self) -> str:
+        return f"Glicko2({self.params!r})"
+
+    def new_state(self, player: Player, initial: float | PlayerRating | None) -> _GState:
+        p = self.params
+        if initial is None:
+            r, rd, vol, n = p.default_rating, p.initial_rd, p.initial_volatility, 0
+        elif isinstance(initial, PlayerRating):
+            r = initial.rating
+            rd = initial.deviation if initial.deviation is not None else p.known_rd
+            vol = initial.volatility if initial.volatility is not None else p.initial_volatility
+            n = initial.sets
+        else:
+            r, rd, vol, n = initial, p.known_rd, p.initial_volatility, 0
+        if not (isinstance(r, (int, float)) and math.isfinite(r)):
+            raise RatingInputError(f"initial rating of player {player!r} must be a finite number, got {r!r}")
+        return _GState((r - 1500.0) / GLICKO2_SCALE, rd / GLICKO2_SCALE, vol, n)
+
+    def rating_of(self, st: _GState) -> float:
+        return st.mu * GLICKO2_SCALE + 1500.0
+
+    def status(self, st: _GState) -> str:
+        if st.sets == 0:
+            return "unrated"
+        return "provisional" if st.phi * GLICKO2_SCALE > self.params.provisional_rd else "established"
+
+    def player_rating(self, player: Player, st: _GState) -> PlayerRating:
+        return PlayerRating(
+            player, self.rating_of(st), st.sets, self.status(st), st.phi * GLICKO2_SCALE, st.sigma
+        )
+
+    def expected(self, sa: _GState, sb: _GState) -> float:
+        """Predicted score of A against B: ``1 / (1 + exp(-g(sqrt(phi_A^2 + phi_B^2)) (mu_A - mu_B)))``.
+
+        Both deviations enter (Glickman 1999, "expected outcome" of a game between two players).
+        """
+        phi = math.sqrt(sa.phi * sa.phi + sb.phi * sb.phi)
+        return 1.0 / (1.0 + math.exp(-_g(phi) * (sa.mu - sb.mu)))
+
+    def _idle(self, st: _GState, date) -> float:
+        """phi of a player at the start of an event on ``date``, after idle-period inflation."""
+        if st.last is None:
+            return st.phi
+        idle = (date - st.last).days // self.params.period_days - 1
+        if idle <= 0:
+            return st.phi
+        cap = self.params.initial_rd / GLICKO2_SCALE
+        return min(math.sqrt(st.phi * st.phi + idle * st.sigma * st.sigma), cap)
+
+    def rate_event(
+        self, event: Event, states: dict[Player, _GState], history: bool
+    ) -> dict[Player, HistoryEntry] | None:
+        p = self.params
+        exp = math.exp
+        snap: dict[Player, tuple[float, float, float]] = {}  # mu, phi, g(phi)
+        terms: dict[Player, list[tuple[float, float, float, int, Player]]] = {}
+        for s in event.sets:
+            b = s.player_b
+            if b is None or s.forfeit:
+                continue
+            a = s.player_a
+            for pl in (a, b):
+                if pl not in snap:
+                    st = states[pl]
+                    phi = self._idle(st, event.date)
+                    snap[pl] = (st.mu, phi, _g(phi))
+                    terms[pl] = []
+            mu_a, _pa, g_a = snap[a]
+            mu_b, _pb, g_b = snap[b]
+            sc = s.score
+            m = s.margin
+            terms[a].append((mu_b, g_b, sc, m, b))
+            terms[b].append((mu_a, g_a, 1.0 - sc, -m, a))
+        out: dict[Player, HistoryEntry] | None = {} if history else None
+        fsum = math.fsum
+        for pl, (mu, phi, _g_self) in snap.items():
+            st = states[pl]
+            before_status = self.status(st)
+            es = []
+            vs = []
+            ds = []
+            for mu_j, g_j, s_j, _m, _o in terms[pl]:
+                e = 1.0 / (1.0 + exp(-g_j * (mu - mu_j)))
+                es.append(e)
+                vs.append(g_j * g_j * e * (1.0 - e))
+                ds.append(g_j * (s_j - e))
+            v = 1.0 / fsum(vs)
+            dsum = fsum(ds)
+            sigma = _new_volatility(phi, st.sigma, v * dsum, v, p.tau, p.eps)
+            phi_star = math.sqrt(phi * phi + sigma * sigma)
+            phi_new = 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v)
+            mu_new = mu + phi_new * phi_new * dsum
+            st.mu, st.phi, st.sigma = mu_new, phi_new, sigma
+            st.sets += len(es)
+            st.last = event.date
+            if out is not None:
+                f = phi_new * phi_new * GLICKO2_SCALE
+                lines = tuple(
+                    SetLine(o, mu_j * GLICKO2_SCALE + 1500.0, s_j, m, e, f * d)
+                    for (mu_j, _g2, s_j, m, o), e, d in zip(terms[pl], es, ds)
+                )
+                out[pl] = HistoryEntry(
+                    event.id,
+                    event.date,
+                    mu * GLICKO2_SCALE + 1500.0,
+                    mu_new * GLICKO2_SCALE + 1500.0,
+                    before_status,
+                    self.status(st),
+                    lines,
+                    phi_new * GLICKO2_SCALE,
+                )
+        return out

@@ -1,0 +1,23 @@
+"""Evidence for the rating formulas: a simulated league of engine policies playing real Mangala sets
+(:mod:`.simulate`) and a walk-forward evaluation with tuning, log loss, Brier score, calibration and a
+paired bootstrap (:mod:`.evaluate`). Pure Python, no Django; the ``rating_eval`` management command
+calls :func:`run` (JSON summary) or :func:`evaluate` + :func:`render_table` (markdown).
+"""
+from .evaluate import SYSTEMS, Evaluation, PredictionLayer, SystemResult, evaluate, render_table, run, walk_forward
+from .simulate import LeagueConfig, Policy, SimulatedLeague, play_set, simulate_league
+
+__all__ = [
+    "SYSTEMS",
+    "Evaluation",
+    "PredictionLayer",
+    "SystemResult",
+    "evaluate",
+    "render_table",
+    "run",
+    "walk_forward",
+    "LeagueConfig",
+    "Policy",
+    "SimulatedLeague",
+    "play_set",
+    "simulate_league",
+]

@@ -1,0 +1,21 @@
+"""Celery tasks of the ratings app: they take ids and call services."""
+from __future__ import annotations
+
+from celery import shared_task
+
+from ratings.services import ratings_recompute_from
+from tournaments.models import Tournament
+
+
+@shared_task(name="ratings.rate_tournament")
+def rate_tournament_task(tournament_id: int) -> dict:
+    """Re-rate tournament ``tournament_id`` and every later one (``ratings_recompute_from``).
+
+    Queued by "publish final standings" after the transaction commits; re-publishing after a
+    correction runs it again, which re-rates the later events too. A tournament deleted meanwhile is
+    skipped. Returns ``{"events": [ids], "rated_sets": n, "players_updated": n}``.
+    """
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return {"events": [], "rated_sets": 0, "players_updated": 0}
+    return ratings_recompute_from(tournament=tournament).as_dict()
