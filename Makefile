@@ -1,0 +1,135 @@
+# Mangala federation — developer commands. Start with `make run` or `make test`.
+#
+#   make run          venv + install, migrate var/db.sqlite3, load the sample data, serve on http://127.0.0.1:8000
+#                     (Celery eager: no broker needed)
+#   make test         venv + install, the whole suite on SQLite (browser tests excluded; services tests skip
+#                     unless DATABASE_URL and REDIS_URL are set)
+#   make test-browser Playwright + Debian's /usr/bin/chromium (apt-get install -y chromium)
+#   make test-services only tests/services (needs DATABASE_URL=postgres://... and REDIS_URL=redis://...)
+#   make bench        every benchmarks/*.py script
+#   make rating-eval  python manage.py rating_eval
+#   make messages     compile translations (locale/*/LC_MESSAGES/django.po -> .mo)
+#   make check-deploy `manage.py check --deploy` with the production settings and throw-away values
+#   make clean        remove .venv and the stamp (var/ with the database is kept)
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 2>/dev/null)
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+PYTEST_ARGS ?=
+
+# Debian 12 / Ubuntu packages WeasyPrint (PDF crosstables) needs at run time.
+PANGO_PKGS := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0
+DEPLOY_FAIL_LEVEL ?= WARNING
+
+# pytest exits 5 when it collected no test: that is not a failure here.
+PYTEST := "$(PY)" -m pytest
+ok_if_none = echo '$(1)'; rc=0; $(1) || rc=$$?; if [ $$rc -eq 5 ]; then echo "pytest: no tests collected (exit 5), counted as success"; rc=0; fi; exit $$rc
+
+.PHONY: help venv run test test-browser test-services bench rating-eval messages mo check-deploy pango clean
+
+help:
+	@sed -n '2,14p' Makefile | sed 's/^# \{0,1\}//'
+
+# --- virtualenv: rebuilt only when pyproject.toml changes (the stamp file) ----------------------
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@if [ -z "$(PYTHON)" ]; then echo "make: python3 (>= 3.11) not found: apt-get install -y python3 python3-venv" >&2; exit 1; fi
+	@"$(PYTHON)" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' || \
+	  { echo "make: $(PYTHON) is older than 3.11" >&2; exit 1; }
+	@if [ ! -x "$(PY)" ] || ! "$(PY)" -m pip --version >/dev/null 2>&1; then \
+	  rm -rf "$(VENV)"; \
+	  if ! "$(PYTHON)" -c 'import ensurepip, venv' 2>/dev/null; then \
+	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	      echo "installing python3-venv ..."; \
+	      DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-venv >/dev/null; \
+	    else echo "make: $(PYTHON) cannot create a virtualenv; run: sudo apt-get install -y python3-venv" >&2; exit 1; fi; \
+	  fi; \
+	  "$(PYTHON)" -m venv "$(VENV)"; \
+	fi
+	@echo "installing the project and its [dev] extras into $(VENV) ..."
+	@"$(PY)" -m pip install --disable-pip-version-check -e '.[dev]' > "$(VENV)/pip-install.log" 2>&1 || \
+	  { tail -n 40 "$(VENV)/pip-install.log" >&2; echo "make: pip install failed (full log: $(VENV)/pip-install.log)" >&2; exit 1; }
+	@touch "$@"
+
+# --- WeasyPrint needs Pango; as root we install it, otherwise we say what to install -------------
+pango:
+	@libs=$$(/sbin/ldconfig -p 2>/dev/null || ldconfig -p 2>/dev/null || true); missing=""; \
+	for lib in libpango-1.0.so.0 libpangoft2-1.0.so.0 libharfbuzz-subset.so.0; do \
+	  case "$$libs" in *"$$lib "*) ;; *) missing="$$missing $$lib";; esac; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing $(PANGO_PKGS) (missing:$$missing) ..."; \
+	    export DEBIAN_FRONTEND=noninteractive; \
+	    apt-get update -qq && apt-get install -y -qq --no-install-recommends $(PANGO_PKGS) >/dev/null; \
+	  elif case "$$missing" in *libpango*) false;; *) true;; esac; then \
+	    echo "make: note: optional$$missing missing (WeasyPrint works, PDFs are larger): sudo apt-get install -y libharfbuzz-subset0" >&2; \
+	  else \
+	    echo "make: WeasyPrint needs Pango; run: sudo apt-get install -y $(PANGO_PKGS)" >&2; exit 1; \
+	  fi; \
+	fi
+
+# --- the two README commands -----------------------------------------------------------------------
+run: $(STAMP) pango mo
+	@mkdir -p var
+	"$(PY)" manage.py migrate --noinput -v 0
+	"$(PY)" manage.py load_sample_data
+	@echo "serving on http://$(HOST):$(PORT)/ (Celery eager; Ctrl-C stops)"
+	"$(PY)" manage.py runserver "$(HOST):$(PORT)"
+
+test: $(STAMP) pango mo
+	@$(call ok_if_none,$(PYTEST) -m "not browser" $(PYTEST_ARGS))
+
+# --- more -------------------------------------------------------------------------------------------
+test-browser: $(STAMP) pango mo
+	@$(call ok_if_none,$(PYTEST) -m browser tests/browser $(PYTEST_ARGS))
+
+# needs DATABASE_URL=postgres://... and REDIS_URL=redis://... in the environment (see .ci/run)
+test-services: $(STAMP) pango
+	@$(call ok_if_none,$(PYTEST) -m services tests/services $(PYTEST_ARGS))
+
+bench: $(STAMP)
+	@found=0; for f in benchmarks/*.py; do \
+	  [ -e "$$f" ] || continue; case "$$f" in */__init__.py) continue;; esac; \
+	  found=1; echo "== $$f"; "$(PY)" "$$f"; \
+	done; [ "$$found" = 1 ] || echo "no benchmarks/*.py yet"
+
+rating-eval: $(STAMP)
+	"$(PY)" manage.py rating_eval
+
+COMPILEMESSAGES := "$(PY)" manage.py compilemessages --ignore=.venv --ignore=var --ignore=node_modules
+
+messages: $(STAMP)
+	@command -v msgfmt >/dev/null || { echo "make: compilemessages needs GNU gettext: sudo apt-get install -y gettext" >&2; exit 1; }
+	$(COMPILEMESSAGES)
+
+# quiet variant used by run/test: compiles .po files newer than their .mo, when gettext is there
+mo: $(STAMP)
+	@if ls locale/*/LC_MESSAGES/*.po >/dev/null 2>&1; then \
+	  if ! command -v msgfmt >/dev/null && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing gettext (msgfmt) ..."; \
+	    DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gettext >/dev/null; \
+	  fi; \
+	  if command -v msgfmt >/dev/null; then $(COMPILEMESSAGES) -v 0; \
+	  else echo "make: note: gettext missing, translations not compiled (sudo apt-get install -y gettext)" >&2; fi; \
+	fi
+
+check-deploy: $(STAMP)
+	DJANGO_SETTINGS_MODULE=federation.settings.production \
+	DJANGO_SECRET_KEY="$$("$(PY)" -c 'import secrets; print(secrets.token_urlsafe(50))')" \
+	DJANGO_ALLOWED_HOSTS=example.org \
+	DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}" \
+	REDIS_URL="$${REDIS_URL:-redis://127.0.0.1:6379/0}" \
+	"$(PY)" manage.py check --deploy --fail-level $(DEPLOY_FAIL_LEVEL)
+
+clean:
+	rm -rf "$(VENV)" .pytest_cache
