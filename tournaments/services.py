@@ -239,9 +239,9 @@ def round_pair(*, tournament: Tournament, user=None, coin_seed: str | None = Non
         toss = (seed, coin_toss_outcome(seed))
         first_colour = toss[1]
     else:
-        first_colour = tournament.rounds.get(number=1).coin_toss.outcome if hasattr(
-            tournament.rounds.get(number=1), "coin_toss"
-        ) else "w"
+        # the round-1 toss stays the initial colour of the event (C.04.3: used when colour rules tie)
+        first_toss = CoinToss.objects.filter(round__tournament=tournament, round__number=1).first()
+        first_colour = first_toss.outcome if first_toss else "w"
 
     absent = {a.entry_id: a.kind for a in Absence.objects.filter(entry__tournament=tournament, round_number=number)}
     boards = pair_next_round(
