@@ -1,18 +1,24 @@
 """FIDE Dutch system (FIDE Handbook C.04.3, 2025 revision) by maximum-weight matching.
 
-Sources: C.04.1 (basic rules), C.04.2 (general handling rules), C.04.3 (Dutch system:
-A definitions, B pairing process, C pairing criteria C.1-C.21, E colour allocation).
-The reference for behaviour is bbpPairings ``--dutch`` (version 6); this is an independent
-Python implementation of the same method: all criteria of C.04.3 C are encoded, most
-important first, as bit fields of one integer edge weight, and the pairing brackets are
-processed from the top score group down.  For each bracket a maximum-weight matching over
-*all* players still to be paired decides (C.4 completion, C.5 bye, C.6-C.21 quality) how
-many and which players are paired in the bracket; the choices between equivalent candidates
-(B.2-B.8: which moved-down players, transpositions of S2, exchanges between S1 and S2) are
-then fixed one player at a time, again by matching with small tie-breaking bonuses.
+Sources: C.04.1 (basic rules: no rematch, one pairing-allocated bye, forfeits are not played
+games), C.04.2 (general handling rules: board order), C.04.3 (Dutch system: definitions of
+scores, colour preferences and floats; the pairing criteria [C1]-[C21]: absolute C1 no
+rematch, C2 bye eligibility, C3 absolute colour preferences (relaxed for top scorers in the
+last round), completion C4, quality C5 bye score, C6/C7 pairs and scores in the bracket, C8
+next bracket, C9 unplayed games of the bye assignee, C10-C13 colour criteria, C14-C21 float
+criteria; the transposition/exchange order of S1/S2; and the colour allocation rules E).
+
+Behaviour reference: bbpPairings ``--dutch`` version 6.  This is an independent Python
+implementation of the same method: every criterion is a bit field of one integer edge
+weight, most important first, and the brackets are processed from the top score group down.
+For each bracket a maximum-weight matching over *all* players still to be paired decides how
+many and which players are paired in it (so the rest of the round stays completable); the
+choices between equivalent candidates (which moved-down players, the S2 transpositions, the
+S1/S2 exchanges) are then fixed one player at a time with small tie-breaking bonuses.  The
+matching engine (:mod:`.matching`) is warm-started, so each of these steps costs little.
 
 Conventions: scores are handled internally in half points; ``rank`` is the 0-based position
-of a player by pairing id among the players taking part in the tournament.
+of a player by pairing id among the players taking part in the tournament (A.2).
 """
 from __future__ import annotations
 
@@ -47,14 +53,9 @@ class _P:
     bye_ok: bool = True
     float1: int = _NONE
     float2: int = _NONE
-
-    @property
-    def abs_imbalance(self) -> bool:
-        return self.imbalance > 1
-
-    @property
-    def abs_pref(self) -> bool:
-        return self.imbalance > 1 or self.repeated is not None
+    abs_imbalance: bool = False  # colour difference beyond +-1
+    abs_pref: bool = False  # absolute colour preference (A.6 a)
+    not_bye_candidate: int = 0  # 1 when the player cannot take the bye at the bye score
 
 
 def _half(x: float) -> int:
@@ -90,6 +91,8 @@ def _colour_data(p: _P) -> None:
     else:
         p.pref = None
     p.repeated = last if consecutive > 1 else None
+    p.abs_imbalance = p.imbalance > 1
+    p.abs_pref = p.imbalance > 1 or p.repeated is not None
     p.strong = (not p.abs_pref) and p.imbalance > 0
 
 
@@ -191,13 +194,11 @@ class _Graph:
 
     def finalize(self, u: int, v: int) -> None:
         if u == v:
-            raise PairingError("internal error: finalising an unpaired player")
-        total = self.n + self.odd
-        for x, y in ((u, v), (v, u)):
-            for z in range(total):
-                if z != x and z != y:
-                    self.m.set_weight(x, z, 0)
-            self.active[x] = False
+            raise RuntimeError("Dutch pairing bug: finalising an unpaired player")
+        if not self.m.weight(u, v):
+            raise RuntimeError("Dutch pairing bug: finalising a pair without an edge")
+        self.m.isolate_pair(u, v)
+        self.active[u] = self.active[v] = False
         self.final[u] = v
         self.final[v] = u
 
@@ -300,7 +301,8 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
     ``Pairing(white=id, black=None)`` is the pairing-allocated bye (C.04.1 c, C.04.3 C.2).
     Raises :class:`PairingError` when the input is inconsistent or no pairing satisfies the
     absolute criteria C.1-C.3 (no rematch of a played game, at most one bye to an eligible
-    player, no two players with the same absolute colour preference).
+    player, no two players with the same absolute colour preference).  A ``RuntimeError``
+    means a bug in this module, never bad input.
     """
     if first_colour not in ("w", "b"):
         raise PairingError(f"first_colour must be 'w' or 'b', not {first_colour!r}")
@@ -350,67 +352,83 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
 
     state = {"bye_score": 0, "single": False, "ranks": {}}
 
-    def bye_candidate(p: _P) -> bool:
-        return p.bye_ok and p.score <= state["bye_score"]
+    def set_bye_score(score: int) -> None:
+        """C.5: only eligible players at or below the bye score are bye candidates."""
+        state["bye_score"] = score
+        for p in S:
+            p.not_bye_candidate = 0 if (p.bye_ok and p.score <= score) else 1
+
+    set_bye_score(0)
+
+    # Bit fields of an edge weight, most significant first (C.04.3 C.4-C.21 in order),
+    # then room for the ordering bonuses of B.2-B.8.
+    ks = (1, 2) if played_rounds > 1 else (1,) if played_rounds else ()
+    layout = [("cur_pairs", B), ("cur_scores", SG), ("next_pairs", B), ("next_scores", SG),
+              ("bye_unplayed", 2 * B), ("col1", B), ("col2", B), ("col3", B), ("col4", B)]
+    for k in ks:
+        layout += [(f"down{k}", B), (f"up{k}", B)]
+    for k in ks:
+        layout += [(f"sdown{k}", SG), (f"sup{k}", SG)]
+    layout.append(("order", 3 * B + 1))
+    pos: dict[str, int] = {}
+    at = 0
+    for name, width in reversed(layout):
+        pos[name] = at
+        at += width
+    P_TOP = at
+    P_CUR, P_CURS, P_NEXT, P_NEXTS = pos["cur_pairs"], pos["cur_scores"], pos["next_pairs"], pos["next_scores"]
+    P_BYE = pos["bye_unplayed"]
+    P_C1, P_C2, P_C3, P_C4 = pos["col1"], pos["col2"], pos["col3"], pos["col4"]
+    P_FL = [(k, pos[f"down{k}"], pos[f"up{k}"], pos[f"sdown{k}"], pos[f"sup{k}"]) for k in ks]
 
     def edge_weight(h: _P, lo: _P, in_cur: bool, in_next: bool) -> int:
         """Edge weight encoding C.04.3 C.4-C.21 for ``h`` (higher) v ``lo`` (lower)."""
         if not compatible(h, lo):
             return 0
-        r = 1 + (not bye_candidate(h)) + (not bye_candidate(lo))  # C.4 completion, C.5 bye
-        r <<= B  # C.6: number of pairs in the current bracket
-        r |= in_cur
-        r <<= SG  # C.7: scores paired in the current bracket
+        # C.4 completion, C.5 bye
+        r = (1 + h.not_bye_candidate + lo.not_bye_candidate) << P_TOP
+        hs, ls = h.score, lo.score
         if in_cur:
-            r |= 1 << shift[h.score]
-        r <<= B  # C.8: pairs in the next bracket
-        r |= in_next
-        r <<= SG
-        if in_next:
-            r |= 1 << shift[h.score]
-        r <<= 2 * B  # C.9: unplayed games of the bye assignee
-        if state["single"]:
-            if h.score == state["bye_score"]:
-                r += state["ranks"][h.played_games]
-            if lo.score == state["bye_score"]:
-                r += state["ranks"][lo.played_games]
-        # C.10-C.13 colour criteria (player = lower, opponent = higher)
+            r += (1 << P_CUR) + (1 << (P_CURS + shift[hs]))  # C.6, C.7
+        elif in_next:
+            r += (1 << P_NEXT) + (1 << (P_NEXTS + shift[hs]))  # C.8
+        if state["single"]:  # C.9: unplayed games of the bye assignee
+            bs = state["bye_score"]
+            if hs == bs:
+                r += state["ranks"][h.played_games] << P_BYE
+            if ls == bs:
+                r += state["ranks"][lo.played_games] << P_BYE
+        if not in_cur:
+            return r
+        # C.10-C.13 colour criteria (p = lower player, o = higher)
         p, o = lo, h
-        r <<= B
-        r |= in_cur and (not p.abs_imbalance or not o.abs_imbalance or p.pref != o.pref)
-        r <<= B
+        same = p.pref == o.pref
+        if not (p.abs_imbalance and o.abs_imbalance and same):
+            r += 1 << P_C1
         if p.imbalance == o.imbalance:
             cond = p.repeated is None or p.repeated != o.repeated
         else:
             cond = (o if p.imbalance > o.imbalance else p).repeated != _other(p.pref)
-        r |= in_cur and (not p.abs_pref or not o.abs_pref or p.pref != o.pref or cond)
-        r <<= B
-        r |= in_cur and _prefs_compatible(p.pref, o.pref)
-        r <<= B
-        r |= in_cur and ((not p.strong and not p.abs_pref) or (not o.strong and not o.abs_pref)
-                         or (p.abs_pref and o.abs_pref) or p.pref != o.pref)
+        if not p.abs_pref or not o.abs_pref or not same or cond:
+            r += 1 << P_C2
+        if _prefs_compatible(p.pref, o.pref):
+            r += 1 << P_C3
+        if ((not p.strong and not p.abs_pref) or (not o.strong and not o.abs_pref)
+                or (p.abs_pref and o.abs_pref) or not same):
+            r += 1 << P_C4
         # C.14-C.21 float criteria
-        for k in ((1, 2) if played_rounds > 1 else (1,) if played_rounds else ()):
+        for k, p_down, p_up, p_sdown, p_sup in P_FL:
             fl = lo.float1 if k == 1 else lo.float2
             fh = h.float1 if k == 1 else h.float2
-            r <<= B
-            if in_cur:
-                r += (fl == _DOWN) + (h.score <= lo.score and fh == _DOWN)
-            r <<= B
-            if in_cur:
-                r += not (h.score > lo.score and fl == _UP)
-        for k in ((1, 2) if played_rounds > 1 else (1,) if played_rounds else ()):
-            fl = lo.float1 if k == 1 else lo.float2
-            fh = h.float1 if k == 1 else h.float2
-            r <<= SG
-            if in_cur:
-                r += (fl == _DOWN) << shift[lo.score]
-                r += (fh == _DOWN) << shift[h.score]
-            r <<= SG
-            if in_cur and not (fl == _UP and h.score > lo.score):
-                r += 1 << shift[h.score]
-        # room for the ordering bonuses (B.2-B.8)
-        r <<= 3 * B + 1
+            c = (fl == _DOWN) + (hs <= ls and fh == _DOWN)
+            if c:
+                r += c << p_down
+            if not (hs > ls and fl == _UP):
+                r += (1 << p_up) + (1 << (p_sup + shift[hs]))
+            if fl == _DOWN:
+                r += 1 << (p_sdown + shift[ls])
+            if fh == _DOWN:
+                r += 1 << (p_sdown + shift[hs])
         return r
 
     G = _Graph(n)
@@ -437,7 +455,7 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
         raise PairingError("no pairing satisfies the absolute criteria (C.04.3 C.1-C.3)")
     if odd:
         bye_score = S[unmatched[0]].score
-        state["bye_score"] = bye_score
+        set_bye_score(bye_score)
         single = False
         if bye_score >= top_score:
             single = True
@@ -470,7 +488,7 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
     while len(pb) > 1 or it < n:
         guard += 1
         if guard > 4 * n + 10:
-            raise PairingError("internal error: bracket processing does not progress")
+            raise RuntimeError("Dutch pairing bug: bracket processing does not progress")
         nsgb = len(pb)
         nsgbv = sgbv + (nsgb - sgb)
         sg_it = it
@@ -478,14 +496,15 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
             pb.append(it)
             it += 1
         # base weights: base[li][si] for li >= sgb
-        base: dict[int, dict[int, int]] = {}
+        base: dict[int, list[int]] = {}
+        set_weight = G.m.set_weight  # every player of pb is still unpaired
         for li in range(sgb, len(pb)):
-            row = {}
-            lp = S[pb[li]]
+            lv = pb[li]
+            lp = S[lv]
+            in_cur = li < nsgb
+            row = [edge_weight(S[pb[si]], lp, in_cur, not in_cur) for si in range(li)]
             for si in range(li):
-                w = edge_weight(S[pb[si]], lp, li < nsgb, li >= nsgb)
-                row[si] = w
-                G.set(pb[si], pb[li], w)
+                set_weight(lv, pb[si], row[si])
             base[li] = row
 
         def ewc(si: int, li: int, sri: int, rp: int) -> int:
@@ -565,7 +584,7 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
             remainder.append(pi)
             if mate[pv] < pv:
                 rpairs += 1
-        for ok_, oi in enumerate(remainder):
+        for oi in remainder:
             ov = pb[oi]
             for ri, pi in enumerate(remainder):
                 if oi <= pi:
@@ -589,17 +608,17 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
             pi = remainder[k]
             pv = pb[pi]
             if pv < mate[pv] < nsgbv:
-                for ok_ in range(start, len(remainder)):
-                    w = ewc(pi, remainder[ok_], pri, rpairs)
+                for q in range(start, len(remainder)):
+                    w = ewc(pi, remainder[q], pri, rpairs)
                     if w:
-                        G.set(pv, pb[remainder[ok_]], w - 1)
+                        G.set(pv, pb[remainder[q]], w - 1)
                 mate = G.compute()
             exchange = mate[pv] <= pv or mate[pv] >= nsgbv
             exr -= exchange
-            for ok_ in range(k + 1, len(remainder)):
+            for q in range(k + 1, len(remainder)):
                 if exchange:
-                    base[remainder[ok_]][pi] = 0
-                G.set(pv, pb[remainder[ok_]], ewc(pi, remainder[ok_], pri, rpairs))
+                    base[remainder[q]][pi] = 0
+                G.set(pv, pb[remainder[q]], ewc(pi, remainder[q], pri, rpairs))
 
         # S2 players (from the top of S2) to be exchanged where possible (B.6).
         exr = exchange_count
@@ -611,29 +630,29 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
             pv = pb[pi]
             already = pv < mate[pv] < nsgbv
             if not already:
-                for ok_ in range(k + 1, len(remainder)):
-                    w = ewc(pi, remainder[ok_], ri, rpairs)
+                for q in range(k + 1, len(remainder)):
+                    w = ewc(pi, remainder[q], ri, rpairs)
                     if w:
-                        G.set(pv, pb[remainder[ok_]], w + 1)
+                        G.set(pv, pb[remainder[q]], w + 1)
                 mate = G.compute()
             if pv < mate[pv] < nsgbv:
                 exr -= 1
-                for ok_ in range(k):
-                    base[pi][remainder[ok_]] = 0
-                    G.set(pv, pb[remainder[ok_]], 0)
+                for q in range(k):
+                    base[pi][remainder[q]] = 0
+                    G.set(pv, pb[remainder[q]], 0)
                 for oi in range(nsgb, len(pb)):
                     base[oi][pi] = 0
                     G.set(pv, pb[oi], 0)
             if not already:
-                for ok_ in range(k + 1, len(remainder)):
-                    G.set(pv, pb[remainder[ok_]], ewc(pi, remainder[ok_], ri, rpairs))
+                for q in range(k + 1, len(remainder)):
+                    G.set(pv, pb[remainder[q]], ewc(pi, remainder[q], ri, rpairs))
             ri += 1
 
         # Fix the exchanges: only S1 (higher) v S2 (lower) pairs remain possible.
         for k, pi in enumerate(remainder):
             pv = pb[pi]
-            for ok_ in range(k + 1, len(remainder)):
-                oi = remainder[ok_]
+            for q in range(k + 1, len(remainder)):
+                oi = remainder[q]
                 ov = pb[oi]
                 if mate[pv] <= pv or mate[pv] >= nsgbv or (ov < mate[ov] < nsgbv):
                     base[oi][pi] = 0

@@ -1,4 +1,4 @@
-"""Maximum-weight maximum-cardinality matching with exact integer weights and warm starts.
+"""Maximum-weight perfect matching with exact integer weights and warm starts.
 
 Edmonds' primal-dual blossom algorithm in the O(n^3) form of Galil ("Efficient algorithms
 for finding maximum matching in graphs", ACM Computing Surveys 18, 1986): alternating trees
@@ -7,31 +7,41 @@ smallest of the four deltas.  Weights are arbitrary-size non-negative ``int`` (0
 the Dutch system (C.04.3) encodes its criteria lexicographically in such weights.
 
 :class:`Matcher` keeps its matching, dual variables and blossoms between calls.  When the
-weights of some edges change, only the blossoms around the touched vertices are dissolved,
-matched edges that are no longer tight are released and the search continues from there;
-re-solving after a change that touches a few vertices costs a few O(n^2) stages instead of
-a full O(n^3) run.
+weights of some edges change, the blossoms around the touched vertices are dissolved (their
+dual moves to their vertices), the touched vertices get the smallest feasible dual (keeping
+their matched edge when it can stay tight) and matched edges that are no longer tight are
+released; the search then continues from that dual-feasible state.  Exposed vertices joined
+by a tight edge are matched directly at the start of every stage.  Re-solving after a change
+touching a few vertices costs a few O(n^2) stages instead of a full O(n^3) run.
 
-Vertex duals are stored doubled (``slack = dual[i] + dual[j] - 2*w``) so that all arithmetic
-stays integral; blossom duals ``z`` enter the slack of an inner edge twice.
+Contract: the result is a maximum-weight *perfect* matching whenever the graph has one (the
+Dutch system guarantees this by adding a dummy vertex for an odd number of players and by
+its completion check).  Without a perfect matching the result has maximum cardinality but,
+after a warm start, not necessarily maximum weight.
+
+Edge weights are stored doubled and ``slack = dual[i] + dual[j] - 2*w`` (plus twice the dual
+of every blossom containing both ends), so all arithmetic stays integral; exposed vertices
+are kept at even duals so that the slack between two S-vertices is always even.
 """
 from __future__ import annotations
 
-__all__ = ["Matcher", "max_weight_matching"]
+from heapq import heappop, heappush
+
+__all__ = ["Matcher"]
 
 
 class Matcher:
-    """Maximum-cardinality, maximum-weight matching on the complete vertex set ``0..n-1``.
+    """Maximum-weight perfect matching on the vertex set ``0..n-1`` (see the module notes).
 
     ``set_weight(i, j, w)`` with ``w >= 0`` (``0`` removes the edge); ``solve()`` returns
-    ``mate`` with ``mate[v]`` the partner of ``v`` or ``-1``.  Among the matchings of maximum
-    cardinality, the returned one has maximum total weight.
+    ``mate`` with ``mate[v]`` the partner of ``v`` or ``-1``.  ``isolate_pair(u, v)`` fixes a
+    pair for good (used for finalised pairings).  Memory is O(n^2).
     """
 
     def __init__(self, n: int) -> None:
         self.n = n
         N = n
-        self.wt = [0] * (N * N)  # edge k = i*N + j, i < j
+        self.wt = [0] * (N * N)  # twice the weight of edge k = i*N + j, i < j
         self.endpoint = [0] * (2 * N * N)
         for i in range(N):
             for j in range(i + 1, N):
@@ -56,6 +66,8 @@ class Matcher:
         self.bleaves: list = [None] * (2 * N)
         self.allowedge = bytearray(N * N)
         self.dirty: set[int] = set()
+        self.retired: set[int] = set()
+        self._compacted_at = 0
         self.stages = 0
 
     # -- weights ---------------------------------------------------------------------------
@@ -65,14 +77,40 @@ class Matcher:
         if i == j:
             raise ValueError("no loops")
         k = i * self.n + j if i < j else j * self.n + i
-        if self.wt[k] != w:
-            self.wt[k] = w
+        w2 = 2 * w
+        if self.wt[k] != w2:
+            self.wt[k] = w2
             self.dirty.add(i)
 
+    def isolate_pair(self, u: int, v: int) -> None:
+        """Remove every edge at ``u`` and ``v`` except ``{u, v}`` itself (which must exist):
+        the two will be matched together from now on."""
+        n = self.n
+        wt = self.wt
+        for x in (u, v):
+            for y in range(n):
+                if y != u and y != v:
+                    k = x * n + y if x < y else y * n + x
+                    wt[k] = 0
+            self.dirty.add(x)
+        self.retired.add(u)
+        self.retired.add(v)
+        if len(self.retired) >= self._compacted_at + max(8, (n - self._compacted_at) // 4):
+            self._compact()
+
+    def _compact(self) -> None:
+        """Drop the edges to isolated pairs from the neighbour lists (they are all 0)."""
+        retired, endpoint = self.retired, self.endpoint
+        for v in range(self.n):
+            if v not in retired:
+                self.neighbend[v] = [p for p in self.neighbend[v] if endpoint[p] not in retired]
+        self._compacted_at = len(retired)
+
     def weight(self, i: int, j: int) -> int:
+        """Current weight of edge ``{i, j}``."""
         if i > j:
             i, j = j, i
-        return self.wt[i * self.n + j]
+        return self.wt[i * self.n + j] // 2
 
     # -- helpers ---------------------------------------------------------------------------
     def _leaves(self, b: int) -> list[int]:
@@ -81,7 +119,7 @@ class Matcher:
 
     def _slack(self, k: int) -> int:
         n = self.n
-        return self.dualvar[k // n] + self.dualvar[k % n] - 2 * self.wt[k]
+        return self.dualvar[k // n] + self.dualvar[k % n] - self.wt[k]
 
     def _dissolve(self, b: int) -> None:
         """Dissolve top-level blossom ``b`` keeping every slack valid: its dual moves to its
@@ -113,6 +151,7 @@ class Matcher:
             self._dissolve(self.inblossom[v])
 
     def _warm_start(self) -> None:
+        """Restore a dual-feasible state after weight changes (see the module notes)."""
         n = self.n
         endpoint, mate, dualvar, wt = self.endpoint, self.mate, self.dualvar, self.wt
         Z = sorted(self.dirty)
@@ -130,22 +169,29 @@ class Matcher:
                 if w:
                     y = endpoint[p]
                     if y != skip:
-                        d = 2 * w - dualvar[y]
+                        d = w - dualvar[y]
                         if best is None or d > best:
                             best = d
             return best
 
         done: set[int] = set()
+        retired = self.retired
         for z in Z:
             if z in done:
                 continue
             done.add(z)
+            if z in retired and mate[z] != -1 and wt[mate[z] >> 1]:
+                # an isolated pair: only its own edge is left, keep it tight
+                m = endpoint[mate[z]]
+                dualvar[z] = wt[mate[z] >> 1] - dualvar[m]
+                done.add(m)
+                continue
             if mate[z] != -1:
                 m = endpoint[mate[z]]
                 k = mate[z] >> 1
                 if wt[k] and inblossom[m] == m:
                     # keep the pair (z, m) tight if both duals can cover their other edges
-                    two_w = 2 * wt[k]
+                    two_w = wt[k]
                     az, am = need(z, m), need(m, z)
                     dz = two_w - dualvar[m]  # leave m's dual alone if possible
                     if az is not None and dz < az:
@@ -159,7 +205,7 @@ class Matcher:
                         continue
                 elif wt[k]:
                     az = need(z, m)
-                    dz = two_w = 2 * wt[k] - dualvar[m]
+                    dz = wt[k] - dualvar[m]
                     if az is None or dz >= az:
                         dualvar[z] = dz
                         continue
@@ -190,8 +236,8 @@ class Matcher:
 
     # -- the algorithm -----------------------------------------------------------------------
     def solve(self) -> list[int]:
-        """Return ``mate`` (partner or ``-1``) of a maximum-cardinality maximum-weight
-        matching for the current weights."""
+        """Return ``mate`` (partner or ``-1``): a maximum-weight perfect matching for the
+        current weights when one exists (else a maximum-cardinality matching)."""
         if self.dirty:
             self._warm_start()
         n = self.n
@@ -217,7 +263,7 @@ class Matcher:
             return bleaves[b] if b >= n else [b]
 
         def slack(k: int) -> int:
-            return dualvar[k // n] + dualvar[k % n] - 2 * wt[k]
+            return dualvar[k // n] + dualvar[k % n] - wt[k]
 
         queue: list[int] = []
 
@@ -227,7 +273,8 @@ class Matcher:
             labelend[w] = labelend[b] = p
             bestedge[w] = bestedge[b] = -1
             if t == 1:
-                queue.extend(leaves(b))
+                for v in leaves(b):
+                    heappush(queue, v)
             elif t == 2:
                 base = blossombase[b]
                 assign_label(endpoint[mate[base]], 1, mate[base] ^ 1)
@@ -290,25 +337,48 @@ class Matcher:
             bleaves[b] = lv
             for v in lv:
                 if label[inblossom[v]] == 2:
-                    queue.append(v)
+                    heappush(queue, v)
                 inblossom[v] = b
-            bestedgeto = [-1] * N2
+            bestedgeto: dict[int, int] = {}
+            bestslackto: dict[int, int] = {}
             for bv in path:
                 if blossombestedges[bv] is None:
-                    nblists = [[p >> 1 for p in neighbend[v] if wt[p >> 1]] for v in leaves(bv)]
+                    for v in leaves(bv):
+                        dv = dualvar[v]
+                        for p in neighbend[v]:
+                            kk = p >> 1
+                            w2 = wt[kk]
+                            if not w2:
+                                continue
+                            j = endpoint[p]
+                            bj = inblossom[j]
+                            if bj != b and label[bj] == 1:
+                                sk = dv + dualvar[j] - w2
+                                old = bestslackto.get(bj)
+                                if old is None or sk < old:
+                                    bestedgeto[bj] = kk
+                                    bestslackto[bj] = sk
+                    nblists = ()
                 else:
-                    nblists = [blossombestedges[bv]]
+                    nblists = (blossombestedges[bv],)
                 for nblist in nblists:
                     for kk in nblist:
-                        i, j = kk // n, kk % n
-                        if inblossom[j] == b:
-                            i, j = j, i
+                        i, j = divmod(kk, n)
                         bj = inblossom[j]
-                        if bj != b and label[bj] == 1 and (bestedgeto[bj] == -1 or slack(kk) < slack(bestedgeto[bj])):
-                            bestedgeto[bj] = kk
+                        if bj == b:
+                            i, j = j, i
+                            bj = inblossom[j]
+                            if bj == b:
+                                continue
+                        if label[bj] == 1:
+                            sk = dualvar[i] + dualvar[j] - wt[kk]
+                            old = bestslackto.get(bj)
+                            if old is None or sk < old:
+                                bestedgeto[bj] = kk
+                                bestslackto[bj] = sk
                 blossombestedges[bv] = None
                 bestedge[bv] = -1
-            blossombestedges[b] = [kk for kk in bestedgeto if kk != -1]
+            blossombestedges[b] = list(bestedgeto.values())
             bestedge[b] = -1
             for kk in blossombestedges[b]:
                 if bestedge[b] == -1 or slack(kk) < slack(bestedge[b]):
@@ -431,15 +501,13 @@ class Matcher:
                         w8 = wt[k]
                         if w8:
                             u = endpoint[p]
-                            if mate[u] == -1 and inblossom[u] == u and dv + dualvar[u] == 2 * w8:
+                            if mate[u] == -1 and inblossom[u] == u and dv + dualvar[u] == w8:
                                 mate[v] = p
                                 mate[u] = p ^ 1
                                 break
-            for i in range(N2):
-                label[i] = 0
-                bestedge[i] = -1
-            for i in range(n, N2):
-                blossombestedges[i] = None
+            label[:] = [0] * N2
+            bestedge[:] = [-1] * N2
+            blossombestedges[n:] = [None] * n
             allowedge = self.allowedge = bytearray(n * n)
             queue.clear()
             for v in range(n):
@@ -448,7 +516,7 @@ class Matcher:
             augmented = False
             while True:
                 while queue and not augmented:
-                    v = queue.pop()
+                    v = heappop(queue)
                     bv_ = inblossom[v]
                     dv = dualvar[v]
                     for p in neighbend[v]:
@@ -462,7 +530,7 @@ class Matcher:
                             continue
                         kslack = 0
                         if not allowedge[k]:
-                            kslack = dv + dualvar[w] - 2 * w8
+                            kslack = dv + dualvar[w] - w8
                             if kslack <= 0:
                                 allowedge[k] = 1
                         if allowedge[k]:
@@ -482,11 +550,12 @@ class Matcher:
                                 label[w] = 2
                                 labelend[w] = p ^ 1
                         elif label[bw] == 1:
-                            b = bv_
-                            if bestedge[b] == -1 or kslack < slack(bestedge[b]):
-                                bestedge[b] = k
+                            bk = bestedge[bv_]
+                            if bk == -1 or kslack < dualvar[bk // n] + dualvar[bk % n] - wt[bk]:
+                                bestedge[bv_] = k
                         elif label[w] == 0:
-                            if bestedge[w] == -1 or kslack < slack(bestedge[w]):
+                            bk = bestedge[w]
+                            if bk == -1 or kslack < dualvar[bk // n] + dualvar[bk % n] - wt[bk]:
                                 bestedge[w] = k
                 if augmented:
                     break
@@ -534,10 +603,10 @@ class Matcher:
                     i, j = deltaedge // n, deltaedge % n
                     if label[inblossom[i]] == 0:
                         i, j = j, i
-                    queue.append(i)
+                    heappush(queue, i)
                 elif deltatype == 3:
                     allowedge[deltaedge] = 1
-                    queue.append(deltaedge // n)
+                    heappush(queue, deltaedge // n)
                 else:
                     expand_blossom(deltablossom, False)
             if not augmented:
@@ -546,16 +615,3 @@ class Matcher:
                 if blossomparent[b] == -1 and blossombase[b] >= 0 and label[b] == 1 and dualvar[b] == 0:
                     expand_blossom(b, True)
         return [endpoint[p] if p != -1 else -1 for p in mate]
-
-
-def max_weight_matching(vertices, weights: dict[tuple[int, int], int]) -> dict[int, int]:
-    """Maximum-cardinality maximum-weight matching of a small graph given as
-    ``{(u, v): w}`` (``w > 0``); returns ``mate`` (``mate[v] == v`` when unmatched)."""
-    vs = list(vertices)
-    index = {v: i for i, v in enumerate(vs)}
-    m = Matcher(len(vs))
-    for (u, v), w in weights.items():
-        if w > 0:
-            m.set_weight(index[u], index[v], w)
-    res = m.solve()
-    return {v: (vs[res[i]] if res[i] != -1 else v) for i, v in enumerate(vs)}

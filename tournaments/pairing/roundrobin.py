@@ -25,7 +25,9 @@ def berger_round(n_players: int, round_no: int, *, double: bool = False) -> list
     ``j`` (``< n``) meet when ``i + j ≡ r + 1 (mod n-1)``.  Odd ``n``: the dummy ``n+1`` is
     added and its "opponent" gets a bye, returned as ``(player, 0)`` at the end of the list.
     ``double=True`` allows rounds ``n..2(n-1)`` (second cycle): the first cycle again with
-    colours reversed.  Raises :class:`PairingError` for a bad ``n`` or round number.
+    colours reversed (the organiser may still swap the last two rounds of the first cycle,
+    as the Berger-table notes recommend against three equal colours in a row; this function
+    returns the plain tables).  Raises :class:`PairingError` for a bad ``n`` or round number.
     """
     n = _check(n_players)
     m = n - 1

@@ -27,16 +27,19 @@ def players_from_trf(t: TrfTournament, round_no: int | None = None
     the player unavailable.  ``points`` is the score before the round (the published points
     minus whatever the file already records for rounds ``>= round_no``).
 
-    Returns ``(players, round_no, total_rounds)``; ``total_rounds`` is ``XXR`` (or the
-    ``round_no`` itself when the file has none).  Raises :class:`PairingError` when the round
-    cannot be paired (a cell of that round already names an opponent, or ``XXR`` is smaller).
+    Returns ``(players, round_no, total_rounds)``; ``total_rounds`` is ``XXR`` (or the TRF-2026
+    tag ``142``).  Raises :class:`PairingError` when the number of rounds is unknown or the
+    round cannot be paired (a cell of that round already names an opponent, or there are
+    fewer rounds).
     """
     played = played_rounds(t)
     if round_no is None:
         round_no = played + 1
     if round_no < 1:
         raise PairingError(f"round {round_no} does not exist")
-    total = t.total_rounds if t.total_rounds else round_no
+    total = t.total_rounds or _tag_142(t)
+    if total is None:
+        raise PairingError("the number of rounds is not given (no XXR line)")
     if total < round_no:
         raise PairingError(f"round {round_no} is to be paired but XXR says {total} rounds")
     players: list[PairingPlayer] = []
@@ -64,6 +67,14 @@ def players_from_trf(t: TrfTournament, round_no: int | None = None
         players.append(PairingPlayer(id=tp.start_no, rating=tp.rating or 0, points=points,
                                      history=tuple(history), available=available))
     return players, round_no, total
+
+
+def _tag_142(t: TrfTournament) -> int | None:
+    """Number of rounds from a TRF-2026 ``142`` line kept among the uninterpreted lines."""
+    for line in t.extra_lines:
+        if line.startswith("142 ") and line[4:].strip().isdigit():
+            return int(line[4:].strip())
+    return None
 
 
 def first_colour_from_trf(t: TrfTournament) -> str:

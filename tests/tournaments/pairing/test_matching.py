@@ -6,7 +6,7 @@ import random
 import networkx as nx
 import pytest
 
-from tournaments.pairing.matching import Matcher, max_weight_matching
+from tournaments.pairing.matching import Matcher
 
 
 def _reference(n: int, weights: dict[tuple[int, int], int]) -> tuple[int, int]:
@@ -36,16 +36,19 @@ def test_small_known_optimum():
     for (i, j), w in {(0, 1): 2, (1, 2): 3, (2, 3): 2}.items():
         m.set_weight(i, j, w)
     assert m.solve() == [1, 0, 3, 2]
-    # a triangle plus a pendant: 5-cycle style blossom
-    w = {(0, 1): 10, (1, 2): 10, (0, 2): 10, (2, 3): 1}
-    assert max_weight_matching(range(4), w) in ({0: 1, 1: 0, 2: 3, 3: 2},)
+    # a triangle (blossom) plus a pendant: the pendant edge forces 0-1 and 2-3
+    m = Matcher(4)
+    for (i, j), w in {(0, 1): 10, (1, 2): 10, (0, 2): 10, (2, 3): 1}.items():
+        m.set_weight(i, j, w)
+    assert m.solve() == [1, 0, 3, 2]
 
 
 def test_huge_integer_weights_are_exact():
     big = 1 << 300
-    w = {(0, 1): big + 1, (2, 3): big + 1, (0, 2): big + 1, (1, 3): big + 2}
-    got = max_weight_matching(range(4), w)
-    assert got == {0: 2, 2: 0, 1: 3, 3: 1}
+    m = Matcher(4)
+    for (i, j), w in {(0, 1): big + 1, (2, 3): big + 1, (0, 2): big + 1, (1, 3): big + 2}.items():
+        m.set_weight(i, j, w)
+    assert m.solve() == [2, 3, 0, 1]  # 0-2 + 1-3 = 2 big + 3 beats 0-1 + 2-3 = 2 big + 2
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -71,3 +74,34 @@ def test_random_warm_starts_match_networkx(seed):
                     weights[min(i, j), max(i, j)] = w
                     m.set_weight(i, j, w)
             assert _value(n, weights, m.solve()) == _reference(n, weights)
+
+
+def test_isolated_pairs_stay_together_and_lists_are_compacted():
+    n = 40
+    rnd = random.Random(7)
+    m = Matcher(n)
+    weights = {}
+    for i in range(n):
+        for j in range(i + 1, n):
+            weights[i, j] = rnd.randrange(1, 50)
+            m.set_weight(i, j, weights[i, j])
+    mate = m.solve()
+    assert _value(n, weights, mate) == _reference(n, weights)
+    # retire pairs one by one (the Dutch system finalises pairs this way)
+    alive = set(range(n))
+    while len(alive) > 2:
+        u = min(alive)
+        v = mate[u]
+        m.isolate_pair(u, v)
+        alive -= {u, v}
+        for x in alive:  # change some weights of the others
+            y = rnd.choice(sorted(alive - {x}))
+            w = rnd.randrange(1, 50)
+            weights[min(x, y), max(x, y)] = w
+            m.set_weight(x, y, w)
+        mate = m.solve()
+        assert mate[u] == v and mate[v] == u
+        sub = {k: w for k, w in weights.items() if k[0] in alive and k[1] in alive}
+        got = sum(sub[min(a, mate[a]), max(a, mate[a])] for a in alive if a < mate[a])
+        assert got == _reference(n, sub)[1]
+    assert m._compacted_at > 0

@@ -5,6 +5,8 @@ Each ``rN.trf`` holds rounds 1..N-1 (plus pre-assigned absences of round N) and 
 (``../shared/data/pairing``) and from the copy in ``cases/`` beside this file; a local case
 identical to a shared one is only run once (as the shared case).
 
+``cases_generated/`` holds 48 more rounds made with the reference engine's generator.
+
 Cases that do not agree yet are listed in ``XFAIL`` with the suspected cause
 (``strict=True``: a case that starts agreeing must be removed from the list).
 """
@@ -15,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.shared_data import shared_glob
-from tournaments.pairing import pair_dutch
+from tournaments.pairing import PairingError, pair_dutch
 from tournaments.pairing.trf_input import first_colour_from_trf, players_from_trf
 from tournaments.trf import parse_trf
 
@@ -67,6 +69,25 @@ def test_local_case(trf: Path) -> None:
             shared.with_suffix(".expected").read_bytes() == trf.with_suffix(".expected").read_bytes():
         pytest.skip("identical to the shared case, run there")
     _check(trf)
+
+
+GENERATED = sorted((Path(__file__).parent / "cases_generated").glob("*/r*.trf"))
+
+
+@pytest.mark.parametrize("trf", _params(GENERATED))
+def test_generated_case(trf: Path) -> None:
+    """Extra rounds made with the reference engine's own generator (see its README)."""
+    if trf.with_suffix(".expected").read_text().strip() == "no valid pairing":
+        t = parse_trf(trf.read_bytes())
+        players, round_no, total = players_from_trf(t)
+        with pytest.raises(PairingError):
+            pair_dutch(players, round_no=round_no, total_rounds=total, first_colour=first_colour_from_trf(t))
+    else:
+        _check(trf)
+
+
+def test_generated_cases_present() -> None:
+    assert len(GENERATED) == 48
 
 
 def test_local_copy_is_complete() -> None:

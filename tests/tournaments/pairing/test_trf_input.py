@@ -66,3 +66,11 @@ def test_first_colour():
     assert first_colour_from_trf(parse_trf(no_xxc)) == "w"  # 1 had white in round 1
     flipped = no_xxc.replace("   3 w 1", "   3 b 1").replace("   1 b 0", "   1 w 0")
     assert first_colour_from_trf(parse_trf(flipped)) == "b"
+
+
+def test_number_of_rounds_required():
+    no_xxr = TRF.replace("XXR 5\n", "")
+    with pytest.raises(PairingError, match="XXR"):
+        players_from_trf(parse_trf(no_xxr))
+    with_142 = "142 7\n" + no_xxr
+    assert players_from_trf(parse_trf(with_142))[2] == 7
