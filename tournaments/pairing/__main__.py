@@ -33,11 +33,13 @@ class _Parser(argparse.ArgumentParser):
         raise _Fail(f"usage error: {message}")
 
 
-def _dutch(files: list[str]) -> str:
+def _dutch(files: list[str], rounds: int | None = None) -> str:
     out = []
     for f in files:
         try:
             t = read_trf(f)
+            if rounds is not None:
+                t.total_rounds = rounds
         except OSError as e:
             raise _Fail(f"{f}: cannot read: {e.strerror or e}") from None
         except TrfError as e:
@@ -71,12 +73,14 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="cmd", required=True)
     d = sub.add_parser("dutch", help="pair the next round of TRF files (FIDE Dutch C.04.3)")
     d.add_argument("files", nargs="+", metavar="FILE")
+    d.add_argument("--rounds", type=int, metavar="N",
+                   help="total number of rounds, for files without an XXR line (overrides XXR)")
     b = sub.add_parser("berger", help="print the Berger table (C.05 Annex 1)")
     b.add_argument("n", type=int)
     b.add_argument("--double", action="store_true")
     try:
         args = parser.parse_args(argv)
-        text = _dutch(args.files) if args.cmd == "dutch" else _berger(args.n, args.double)
+        text = _dutch(args.files, args.rounds) if args.cmd == "dutch" else _berger(args.n, args.double)
     except _Fail as e:
         print(str(e).replace("\n", " "), file=sys.stderr)
         return 2

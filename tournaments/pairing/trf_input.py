@@ -39,7 +39,7 @@ def players_from_trf(t: TrfTournament, round_no: int | None = None
         raise PairingError(f"round {round_no} does not exist")
     total = t.total_rounds or _tag_142(t)
     if total is None:
-        raise PairingError("the number of rounds is not given (no XXR line)")
+        raise PairingError("the number of rounds is not given (no XXR line; give it with --rounds N)")
     if total < round_no:
         raise PairingError(f"round {round_no} is to be paired but XXR says {total} rounds")
     players: list[PairingPlayer] = []

@@ -61,3 +61,19 @@ def test_usage_errors():
     for args in (("berger", "1"), ("berger", "x"), ()):
         r = run(*args)
         assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, args
+
+
+def test_rounds_option_pairs_a_file_without_xxr(tmp_path):
+    """A TRF without XXR is refused with a hint; ``--rounds N`` supplies the number of rounds."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    trf = Path(__file__).resolve().parents[3] / "tournaments" / "sample_data" / "trf" / "national_juniors_2011.trf"
+    bad = subprocess.run([sys.executable, "-m", "tournaments.pairing", "dutch", str(trf)], capture_output=True, text=True)
+    assert bad.returncode == 2 and "--rounds N" in bad.stderr and bad.stdout == ""
+    ok = subprocess.run([sys.executable, "-m", "tournaments.pairing", "dutch", "--rounds", "7", str(trf)],
+                        capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stderr
+    lines = ok.stdout.splitlines()
+    assert int(lines[0]) == len(lines) - 1 == 17  # 34 players, round 6: 17 boards, no bye
