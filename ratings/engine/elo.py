@@ -10,8 +10,10 @@ player A against B (ratings ``R_A``, ``R_B`` fixed at the start of the event):
   margin (Kural 14.4) and ``L(m) = 1 / (1 + exp(-m / c))`` (Kovalchik 2020, "logistic" MOV Elo).
   ``L(-m) = 1 - L(m)``, so ``S_A + S_B = 1``: the system is zero-sum like Elo;
 - change ``K * (S_A - E_A)``, summed over the event and applied at its end (FIDE rating period);
-- K = ``k_provisional`` while the player has fewer than ``provisional_sets`` rated sets at the start of the
-  event, ``k_top`` once the rating has reached ``top_rating``, else ``k``;
+- K (fixed at the start of the event from the player's ``n`` rated sets): while ``n < provisional_sets``
+  ``k_provisional`` (FIDE step), or with ``provisional_decay`` (margin Elo's default)
+  ``max(k, k_provisional * min(1, (first_rating_sets + h) / (n + h)))``; afterwards ``k``, or ``k_top``
+  once the rating has reached ``top_rating`` (FIDE B.02 §8.3.3: 40 / 20 / 10);
 - an unrated player has no K: the first rating is the performance over the first ``first_rating_sets``
   sets, with ``hypothetical_draws`` draws against ``default_rating`` added (FIDE B.02 §8.2, 2024):
   ``Ru = Ra + 400 * log10(P / (1 - P))``.
@@ -19,7 +21,7 @@ player A against B (ratings ``R_A``, ``R_B`` fixed at the start of the event):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .types import (

@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import Iterable
 
+from .elo import result_score
 from .types import Event, HistoryEntry, Player, PlayerRating, RatingInputError, SetLine
 
 __all__ = ["Glicko2Params", "Glicko2", "glicko2_update", "GLICKO2_SCALE"]
@@ -102,6 +103,8 @@ class Glicko2Params:
 
     ``period_days``: length of an idle rating period for the inactivity inflation; ``provisional_rd``: a
     player whose deviation is above it is shown as "provisional" (display only).
+    ``margin_weight`` / ``margin_scale`` (experimental, default 0 = plain Glicko-2): use margin Elo's
+    blended result score ``(1 - w) * s + w * L(m)`` (docs/ratings.md) instead of the set result.
     """
 
     default_rating: float = 1500.0
@@ -112,8 +115,12 @@ class Glicko2Params:
     period_days: int = 30
     provisional_rd: float = 110.0
     eps: float = 1e-6
+    margin_weight: float = 0.0
+    margin_scale: float = 6.0
 
     def __post_init__(self) -> None:
+        if not 0.0 <= self.margin_weight <= 1.0 or not self.margin_scale > 0:
+            raise RatingInputError("margin_weight must be in 0..1 and margin_scale > 0 stones")
         if not (self.initial_rd > 0 and self.initial_volatility > 0 and self.tau > 0 and self.known_rd > 0):
             raise RatingInputError("Glicko-2 deviations, volatility and tau must be > 0")
         if self.period_days <= 0:
@@ -138,6 +145,12 @@ class Glicko2:
 
     def __init__(self, params: Glicko2Params | None = None) -> None:
         self.params = params if params is not None else Glicko2Params()
+        p = self.params
+        self._w = p.margin_weight
+        self._score_table = tuple(
+            result_score(1.0 if m > 0 else (0.0 if m < 0 else 0.5), m, p.margin_weight, p.margin_scale)
+            for m in range(-24, 25)
+        )
 
     def __repr__(self) -> str:
         return f"Glicko2({self.params!r})"
@@ -208,8 +221,8 @@ class Glicko2:
                     terms[pl] = []
             mu_a, _pa, g_a = snap[a]
             mu_b, _pb, g_b = snap[b]
-            sc = s.score
             m = s.margin
+            sc = s.score if self._w == 0.0 else self._score_table[m + 24]
             terms[a].append((mu_b, g_b, sc, m, b))
             terms[b].append((mu_a, g_a, 1.0 - sc, -m, a))
         out: dict[Player, HistoryEntry] | None = {} if history else None

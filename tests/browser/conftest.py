@@ -22,10 +22,6 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 RESULTS_DIR = Path(__file__).resolve().parents[2] / "test-results"
 DEFAULT_TIMEOUT_MS = 15_000
 
-# Playwright's sync API runs an event loop in this thread; Django's ORM refuses to run under one
-# unless told that it is safe (it is: the loop only serves Playwright's connection).
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 
 def pytest_collection_modifyitems(config, items):
     """Mark every test below tests/browser ``browser`` and skip them all without Chromium."""
@@ -47,12 +43,22 @@ def browser():
         pytest.skip(f"no Chromium at {CHROMIUM}")
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
+    # Playwright's sync API runs an event loop in this thread; Django's ORM refuses to run under one
+    # unless told that it is safe (it is: the loop only serves Playwright's connection).
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as pw:
+            b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+            try:
+                yield b
+            finally:
+                b.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture

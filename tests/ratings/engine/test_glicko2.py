@@ -5,7 +5,7 @@ import datetime as dt
 
 import pytest
 
-from ratings.engine import Event, Glicko2, PlayerRating, RatedSet, glicko2_update, rate_events
+from ratings.engine import Event, Glicko2, Glicko2Params, PlayerRating, RatedSet, glicko2_update, rate_events
 
 
 def test_glickman_worked_example():
@@ -57,3 +57,19 @@ def test_idle_periods_inflate_deviation():
     near = rate_events([e1, Event("B", d0 + dt.timedelta(days=20), (t,))], Glicko2())
     far = rate_events([e1, Event("B", d0 + dt.timedelta(days=400), (t,))], Glicko2())
     assert far.ratings["x"].deviation > near.ratings["x"].deviation
+
+
+def test_margin_option_uses_blended_score():
+    # w = 0.5, c = 6: a +12 win scores 0.940399 instead of 1 -> a smaller gain than plain Glicko-2
+    d = dt.date(2026, 3, 1)
+    ev = Event("E", d, (RatedSet("E", "a", "b", 36, 12),))
+    init = {"a": 1500.0, "b": 1500.0}
+    plain = rate_events([ev], Glicko2(), init)
+    marg = rate_events([ev], Glicko2(Glicko2Params(margin_weight=0.5, margin_scale=6.0)), init)
+    assert marg.history["a"][0].lines[0].score == pytest.approx(0.940399, abs=1e-6)
+    assert 1500 < marg.rating("a") < plain.rating("a")
+    # symmetric: b loses what a gains (equal deviations)
+    assert marg.rating("a") - 1500 == pytest.approx(1500 - marg.rating("b"), abs=1e-9)
+    # weight 0 is plain Glicko-2
+    zero = rate_events([ev], Glicko2(Glicko2Params(margin_weight=0.0)), init)
+    assert zero.ratings == plain.ratings
