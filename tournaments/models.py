@@ -57,6 +57,10 @@ class Tournament(models.Model):
     bye_points = models.DecimalField(_("points for a pairing bye"), max_digits=2, decimal_places=1, default=Decimal("1.0"))
     status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.DRAFT)
     standings_published_at = models.DateTimeField(_("standings published at"), null=True, blank=True)
+    standings_round = models.PositiveSmallIntegerField(
+        _("standings published after round"), null=True, blank=True,
+        help_text=_("The public standings and crosstable count the closed rounds up to this one."),
+    )
     chief_arbiter = models.CharField(_("chief arbiter"), max_length=120, blank=True)
     time_control = models.CharField(_("time control"), max_length=120, blank=True)
     imported_from_trf = models.BooleanField(default=False)
@@ -71,16 +75,22 @@ class Tournament(models.Model):
         verbose_name = _("tournament")
         verbose_name_plural = _("tournaments")
         constraints = [
-            models.CheckConstraint(condition=Q(rounds_total__gte=1, rounds_total__lte=99), name="tournament_rounds_range"),
             models.CheckConstraint(
-                condition=Q(sets_per_match__in=[1, 3, 5, 7]), name="tournament_sets_per_match_odd"
+                condition=Q(rounds_total__gte=1, rounds_total__lte=99), name="tournament_rounds_range",
+                violation_error_message=_("The number of rounds must be between 1 and 99."),
             ),
             models.CheckConstraint(
-                condition=Q(bye_points__in=[Decimal("0"), Decimal("0.5"), Decimal("1")]), name="tournament_bye_points"
+                condition=Q(sets_per_match__in=[1, 3, 5, 7]), name="tournament_sets_per_match_odd",
+                violation_error_message=_("Sets per match must be odd (1, 3, 5 or 7)."),
+            ),
+            models.CheckConstraint(
+                condition=Q(bye_points__in=[Decimal("0"), Decimal("0.5"), Decimal("1")]), name="tournament_bye_points",
+                violation_error_message=_("A bye is worth 0, ½ or 1 point."),
             ),
             models.CheckConstraint(
                 condition=Q(start_date__isnull=True) | Q(end_date__isnull=True) | Q(end_date__gte=F("start_date")),
                 name="tournament_dates_ordered",
+                violation_error_message=_("The end date is before the start date."),
             ),
         ]
 

@@ -70,10 +70,12 @@ class StandingLine:
 
 @dataclass(frozen=True, slots=True)
 class Standings:
-    """A standings table: ``tiebreak_keys``/``tiebreak_labels`` name the columns of ``lines``' tie-breaks."""
+    """A standings table after round ``rounds``: ``tiebreak_keys``/``tiebreak_labels`` name the columns
+    of ``lines``' tie-breaks; ``provisional`` when a counted round is not closed yet."""
 
     tournament_id: int
     rounds: int
+    provisional: bool
     tiebreak_keys: tuple[str, ...]
     tiebreak_labels: tuple[str, ...]
     lines: tuple[StandingLine, ...]
@@ -90,7 +92,7 @@ def _load(tournament: Tournament, *, max_round: int | None, public_only: bool) -
     entries = list(tournament.entries.select_related("player__club").order_by("start_no"))
     qs = Match.objects.filter(round__tournament=tournament).select_related("round")
     if public_only:
-        qs = qs.filter(round__status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED])
+        qs = qs.filter(round__status=Round.Status.CLOSED)
     if max_round is not None:
         qs = qs.filter(round__number__lte=max_round)
     matches = list(qs)
@@ -163,19 +165,39 @@ TIEBREAK_RULES = "2026"
 (dummy opponent's score capped for unplayed rounds, Art. 16)."""
 
 
-def _rounds_with_results(loaded: _Loaded) -> int:
-    done = [m.round.number for m in loaded.matches if m.white_points is not None]
+def _default_round(tournament: Tournament, loaded: _Loaded) -> int:
+    """The last closed round; before any round is closed, the last round with a game result."""
+    closed = [m.round.number for m in loaded.matches if m.round.status == Round.Status.CLOSED]
+    if closed:
+        return max(closed)
+    done = [m.round.number for m in loaded.matches if m.white_points is not None and m.kind == Match.Kind.GAME]
     return max(done, default=0)
+
+
+def standings_round_for(*, tournament: Tournament, public_only: bool) -> int | None:
+    """The round the shown standings are after: for the public, the round the organiser published
+    them after (``None`` when they are not published); otherwise ``None`` (= the default)."""
+    if public_only:
+        return tournament.standings_round if tournament.standings_published else 0
+    return None
 
 
 def tournament_standings(
     *, tournament: Tournament, public_only: bool = False, after_round: int | None = None, lang: str = "tr"
 ) -> Standings:
-    """Standings after ``after_round`` (default: the last round with a result), with the tournament's
-    tie-breaks in order (``tournaments.standings``, FIDE C.07). ``public_only`` counts only published
-    rounds."""
+    """Standings after ``after_round`` with the tournament's tie-breaks in order
+    (``tournaments.standings``, FIDE C.07).
+
+    ``public_only``: what the public may see — closed rounds up to the round the standings were
+    published after (``Tournament.standings_round``); ``after_round`` is then capped at it.
+    Otherwise ``after_round`` defaults to the last closed round (before any is closed: the last round
+    with a game result, and ``provisional`` is true).
+    """
+    if public_only:
+        published = standings_round_for(tournament=tournament, public_only=True) or 0
+        after_round = published if after_round is None else min(after_round, published)
     loaded = _load(tournament, max_round=after_round, public_only=public_only)
-    rounds = after_round if after_round is not None else _rounds_with_results(loaded)
+    rounds = after_round if after_round is not None else _default_round(tournament, loaded)
     keys = tuple(k for k in (tournament.tiebreaks or []) if k in TIEBREAKS)
     records = player_records(tournament, loaded, rounds)
     rows = (
@@ -197,8 +219,9 @@ def tournament_standings(
                 points=row.points, tiebreaks=tuple(row.tiebreaks), withdrawn=e.withdrawn,
             )
         )
+    provisional = any(m.round.number <= rounds and m.round.status != Round.Status.CLOSED for m in loaded.matches)
     return Standings(
-        tournament_id=tournament.id, rounds=rounds, tiebreak_keys=keys,
+        tournament_id=tournament.id, rounds=rounds, provisional=provisional, tiebreak_keys=keys,
         tiebreak_labels=tuple(tiebreak_label(k, lang) for k in keys), lines=tuple(lines),
     )
 
@@ -242,7 +265,7 @@ def _fmt_points(p: float | None) -> str:
 def tournament_crosstable(*, tournament: Tournament, public_only: bool = True, lang: str = "tr") -> Crosstable:
     """Crosstable in standings order: one row per player, one cell per round (``12b1``)."""
     standings = tournament_standings(tournament=tournament, public_only=public_only, lang=lang)
-    loaded = _load(tournament, max_round=None, public_only=public_only)
+    loaded = _load(tournament, max_round=standings.rounds, public_only=public_only)
     rounds = standings.rounds
     by_id = {e.id: e for e in loaded.entries}
     cells: dict[int, dict[int, CrossCell]] = defaultdict(dict)

@@ -487,7 +487,8 @@ def match_result_enter(
 
 @transaction.atomic
 def standings_publish(*, tournament: Tournament, user=None) -> Tournament:
-    """Publish the standings (after at least one closed round). When every round is closed the
+    """Publish the standings after the last closed round (the public sees those rounds; a round still
+    being played stays private until it is closed and the standings are published again). When every round is closed the
     tournament becomes ``finished`` and its final standings queue the rating run
     (``ratings.tasks.rate_tournament_task``: this event and every later one, idempotent)."""
     if user is not None:
@@ -497,10 +498,11 @@ def standings_publish(*, tournament: Tournament, user=None) -> Tournament:
     if closed == 0:
         raise Conflict(_("Close at least one round before publishing standings."))
     tournament.standings_published_at = timezone.now()
+    tournament.standings_round = tournament.rounds.filter(status=Round.Status.CLOSED).aggregate(m=Max("number"))["m"]
     if closed == tournament.rounds_total:
         tournament.status = Tournament.Status.FINISHED
     tournament.version += 1
-    tournament.save(update_fields=["standings_published_at", "status", "version"])
+    tournament.save(update_fields=["standings_published_at", "standings_round", "status", "version"])
     if tournament.status == Tournament.Status.FINISHED:
         # final standings: rate this event and every later one once the transaction is committed
         from ratings.tasks import rate_tournament_task

@@ -208,3 +208,28 @@ def test_round_robin_refuses_late_entries():
     services.round_pair(tournament=t, user=org, coin_seed="x")
     with pytest.raises(Conflict):
         services.entry_add(tournament=t, player=PlayerFactory(), user=org)
+
+
+def test_public_standings_stop_at_the_round_they_were_published_after():
+    """A round being played is not public in standings until it is closed and published again."""
+    t, org = _tournament(4, rounds=3)
+    rnd = services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w"))
+    _play_round(rnd, org, {})
+    services.standings_publish(tournament=t, user=org)
+    rnd2 = services.round_pair(tournament=t, user=org)
+    services.round_publish(round=rnd2, user=org)
+    for m in rnd2.matches.filter(kind="game"):
+        services.match_result_enter(match=m, sets=[SetInput(30, 18), SetInput(30, 18)])
+    t.refresh_from_db()
+    public = selectors.tournament_standings(tournament=t, public_only=True)
+    assert (public.rounds, sum(l.points for l in public.lines), public.provisional) == (1, 2.0, False)
+    organiser_view = selectors.tournament_standings(tournament=t)
+    assert organiser_view.rounds == 1  # the last closed round by default
+    preview = selectors.tournament_standings(tournament=t, after_round=2)
+    assert (preview.rounds, sum(l.points for l in preview.lines), preview.provisional) == (2, 4.0, True)
+    services.round_close(round=rnd2, user=org)
+    t.refresh_from_db()
+    assert selectors.tournament_standings(tournament=t, public_only=True).rounds == 1  # not re-published yet
+    services.standings_publish(tournament=t, user=org)
+    t.refresh_from_db()
+    assert selectors.tournament_standings(tournament=t, public_only=True).rounds == 2

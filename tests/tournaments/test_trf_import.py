@@ -124,7 +124,7 @@ def test_standings_command_json_and_text():
 def test_export_crosstable_command_writes_a_pdf(tmp_path):
     path = SAMPLE_DIR / "national_juniors_2011.trf"
     t = tournament_import_trf(data=path.read_bytes(), source=path.name).tournament
-    t.standings_published_at = t.created_at
+    t.standings_published_at, t.standings_round = t.created_at, 5
     t.save()
     target = tmp_path / "ct.pdf"
     call_command("export_crosstable", t.slug, "--output", str(target), stdout=io.StringIO())
