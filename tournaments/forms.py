@@ -44,6 +44,9 @@ class TournamentForm(forms.ModelForm):
         unknown = [k for k in keys if k not in TIEBREAKS]
         if unknown:
             raise forms.ValidationError(_("Unknown tie-break: %(k)s") % {"k": unknown[0]})
+        repeated = [k for i, k in enumerate(keys) if k in keys[:i]]
+        if repeated:
+            raise forms.ValidationError(_("Tie-break %(key)s is listed twice.") % {"key": repeated[0]})
         return keys
 
 
@@ -133,6 +136,6 @@ class MatchResultForm(forms.Form):
                 }
             )
         data["sets"] = sets
-        if not sets and not data.get("forfeit"):
+        if not sets and not data.get("forfeit") and not self.errors:
             raise forms.ValidationError(_("Enter at least one set, or choose a forfeit."))
         return data

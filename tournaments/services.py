@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Sequence
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -48,6 +48,9 @@ def unique_slug(name: str, *, model=Tournament) -> str:
 
 
 def _check_tiebreaks(keys: Sequence[str]) -> list[str]:
+    repeated = [k for i, k in enumerate(keys) if k in keys[:i]]
+    if repeated:
+        raise ValidationFailed(_("Tie-break %(key)s is listed twice.") % {"key": repeated[0]}, field="tiebreaks")
     unknown = [k for k in keys if k not in TIEBREAKS]
     if unknown:
         raise ValidationFailed(
@@ -233,6 +236,11 @@ def round_pair(*, tournament: Tournament, user=None, coin_seed: str | None = Non
     if len(active) < 2:
         raise Conflict(_("At least two players are needed to pair a round."))
 
+    if number == 1 and tournament.system == Tournament.System.ROUND_ROBIN:
+        needed = (len(active) if len(active) % 2 else len(active) - 1) * (2 if tournament.double_round_robin else 1)
+        if tournament.rounds_total != needed:
+            tournament.rounds_total = needed  # C.05: n − 1 rounds (n odd: n), twice for a double round robin
+            tournament.save(update_fields=["rounds_total"])
     toss = None
     if number == 1:
         seed = coin_seed or secrets.token_hex(16)
@@ -334,6 +342,14 @@ def round_swap_pairing(*, round: Round, board_a: int, board_b: int, swap: str, r
     for m in (a, b):
         if m.black_id is not None and m.white_id == m.black_id:
             raise ValidationFailed(_("A player cannot play themself."), field="swap")
+        if m.black_id is not None and Match.objects.filter(
+            round__tournament=round.tournament, round__number__lt=round.number, forfeit=""
+        ).filter(Q(white_id=m.white_id, black_id=m.black_id) | Q(white_id=m.black_id, black_id=m.white_id)).exists():
+            raise ValidationFailed(
+                _("%(w)s and %(b)s have already played each other (C.04.1: no rematches).")
+                % {"w": m.white.player.full_name, "b": m.black.player.full_name},
+                field="swap",
+            )
     # move one aside first: (round, board) is unique, entries are not, so a plain save is fine
     a.save(update_fields=[field])
     b.save(update_fields=[field])

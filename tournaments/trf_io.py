@@ -105,6 +105,11 @@ def tournament_import_trf(*, data: bytes | str, source: str = "<trf>", user=None
         inferences = trfmod.infer_blank_codes(t)
     except trfmod.TrfError as exc:
         raise ValidationFailed(f"{source}: {exc}", field="file") from exc
+    mismatches = [w for w in getattr(t, "warnings", []) if " who has " in w]
+    if mismatches:
+        raise ValidationFailed(
+            f"{source}: {mismatches[0]} — the two players' results of a game must agree", field="file"
+        )
     if not t.players:
         raise ValidationFailed(_("%(s)s: no player lines (001) found.") % {"s": source}, field="file")
     inferred = {(i.start_no, i.round): i for i in inferences}
@@ -112,6 +117,7 @@ def tournament_import_trf(*, data: bytes | str, source: str = "<trf>", user=None
     rounds_total = max(t.total_rounds or 0, rounds_played, len(t.round_dates or []), 1)
     title = (name or t.name or source).strip()[:160]
     slug = unique_slug(title)
+    same = Tournament.objects.filter(name=title).first()
     tournament = Tournament.objects.create(
         slug=slug, name=title, start_date=parse_date(t.start_date), end_date=parse_date(t.end_date),
         city=(t.city or "").strip(), system=Tournament.System.SWISS, rounds_total=rounds_total, sets_per_match=3,
@@ -132,6 +138,8 @@ def tournament_import_trf(*, data: bytes | str, source: str = "<trf>", user=None
         f"{i.value:g} (from the points column)"
         for i in inferences
     ]
+    if same is not None:
+        notes.insert(0, f"a tournament named {title!r} already exists ({same.slug}); imported as {slug}")
     pab = float(tournament.bye_points)
     for r in range(1, rounds_played + 1):
         rnd = Round.objects.create(tournament=tournament, number=r, status=Round.Status.CLOSED)
@@ -188,6 +196,14 @@ def tournament_import_trf(*, data: bytes | str, source: str = "<trf>", user=None
                 wv = trfmod.code_points(wcode, pab_points=pab)
                 if wv is None:
                     raise ValidationFailed(f"{source}: line {wp.line}: round {r} has no result", field="file")
+                bv = trfmod.code_points(bcode, pab_points=pab) if bcode else 1.0 - wv
+                if bv is None or wv + bv != 1.0:
+                    raise ValidationFailed(
+                        f"{source}: line {wp.line}: round {r}: player {wp.start_no} has result {wcode!r} but "
+                        f"player {bp.start_no} (line {bp.line}) has {bcode!r} — the two players' results of a "
+                        "game must agree (a game not played by either is '-' '-')",
+                        field="file",
+                    )
                 m.white_points, m.black_points = _POINTS[wv], _POINTS[1.0 - wv]
                 m.rated = wcode in ("1", "=", "0")
             m.save()
@@ -240,7 +256,8 @@ def tournament_export_trf(*, tournament: Tournament) -> str:
         players.append(
             trfmod.TrfPlayer(
                 start_no=e.start_no, sex={"m": "m", "f": "w"}.get(pl.sex, " "), title="", name=pl.full_name,
-                rating=e.rating, federation=(pl.city or "")[:3], fide_id=pl.federation_id,
+                rating=e.rating, federation=pl.city if len(pl.city or "") <= 3 else "",
+                fide_id=pl.federation_id if pl.federation_id.isdigit() else "",
                 birth_date=str(pl.birth_year or ""), points=points.get(e.start_no, 0.0), rank=rank.get(e.start_no),
                 results=sorted(cells[e.id], key=lambda c: c.round), line=0,
             )

@@ -151,7 +151,13 @@ def match_result(request, slug: str, number: int, board: int):
             except ApplicationError as exc:
                 form.add_error(None, exc.message)
             else:
-                messages.success(request, _("Result of board %(b)d saved.") % {"b": board})
+                match.refresh_from_db()
+                if match.white_points is None:
+                    messages.warning(
+                        request, _("Board %(b)d: sets saved; the match is not finished yet.") % {"b": board}
+                    )
+                else:
+                    messages.success(request, _("Result of board %(b)d saved.") % {"b": board})
                 return redirect("round-detail", slug=slug, number=number)
     else:
         initial = {"version": match.version, "forfeit": match.forfeit}

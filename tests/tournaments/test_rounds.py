@@ -233,3 +233,33 @@ def test_public_standings_stop_at_the_round_they_were_published_after():
     services.standings_publish(tournament=t, user=org)
     t.refresh_from_db()
     assert selectors.tournament_standings(tournament=t, public_only=True).rounds == 2
+
+
+def test_a_hand_change_cannot_create_a_rematch():
+    """Round 3 of four players: every other pairing is a rematch, so any exchange is refused."""
+    t, org = _tournament(4, rounds=3)
+    rnd = services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w"))  # 1–3, 4–2
+    _play_round(rnd, org, {})
+    _play_round(services.round_pair(tournament=t, user=org), org, {})  # 4–1, 2–3
+    rnd3 = services.round_pair(tournament=t, user=org)
+    assert {frozenset((w, b)) for _, w, b, _ in _boards(rnd3)} == {frozenset((1, 2)), frozenset((3, 4))}
+    for swap in ("black", "white"):
+        with pytest.raises(ValidationFailed) as err:
+            services.round_swap_pairing(round=rnd3, board_a=1, board_b=2, swap=swap, reason="deneme", user=org)
+        assert "C.04.1" in err.value.message
+    rnd3.refresh_from_db()
+    assert not rnd3.modified_by_hand and rnd3.changes.count() == 0
+    assert {frozenset((w, b)) for _, w, b, _ in _boards(rnd3)} == {frozenset((1, 2)), frozenset((3, 4))}
+
+
+def test_round_robin_rounds_follow_from_the_number_of_players():
+    t, org = _tournament(5, system="round_robin", rounds=2)
+    services.round_pair(tournament=t, user=org, coin_seed="x")
+    t.refresh_from_db()
+    assert t.rounds_total == 5  # 5 players: 5 rounds, each with one player free
+
+
+def test_a_tiebreak_listed_twice_is_refused():
+    with pytest.raises(ValidationFailed) as err:
+        services.tournament_create(name="İki kez", rounds_total=3, tiebreaks=["buchholz", "buchholz"])
+    assert err.value.field == "tiebreaks"

@@ -136,3 +136,24 @@ def test_export_crosstable_command_writes_a_pdf(tmp_path):
     assert "National Juniors Championship 2011" in text
     assert "Öztürk, Elif" in text  # Turkish letters survive into the PDF text
     assert "25b1" in text  # Öztürk's round 1: black against no. 25, won
+
+
+def test_contradictory_results_are_refused_naming_both_lines():
+    """Both players of a game cannot have lost it: the file is refused, nothing imported."""
+    before = Tournament.objects.count()
+    lines = (SAMPLE_DIR / "national_juniors_2011.trf").read_text(encoding="utf-8").splitlines()
+    i = next(n for n, line in enumerate(lines) if line.startswith("001    1 "))
+    assert lines[i][91:99] == "  25 b 1"
+    lines[i] = lines[i][:98] + "0" + lines[i][99:]
+    with pytest.raises(ValidationFailed) as err:
+        tournament_import_trf(data="\n".join(lines).encode(), source="contra.trf")
+    assert f"line {i + 1}" in err.value.message and "must agree" in err.value.message
+    assert Tournament.objects.count() == before
+
+
+def test_importing_the_same_file_twice_says_so():
+    path = SAMPLE_DIR / "autumn_congress_2018_major.trf"
+    first = tournament_import_trf(data=path.read_bytes(), source=path.name).tournament
+    again = tournament_import_trf(data=path.read_bytes(), source=path.name)
+    assert again.tournament.slug == f"{first.slug}-2"
+    assert again.notes[0].startswith("a tournament named 'Autumn Congress 2018 - Major' already exists")
