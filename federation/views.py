@@ -5,12 +5,13 @@ from django.core.paginator import Paginator
 from django.db.models import Q
 from django.shortcuts import get_object_or_404, render
 
+from federation.collation import player_sort_key
 from federation.models import Club, Player
 from ratings.views import player_rating_context
 
 
 def player_list(request):
-    """Players, filterable by name, club, city and sex; 50 per page."""
+    """Players in Turkish alphabetical order, filterable by name, club and sex; 50 per page."""
     qs = Player.objects.select_related("club")
     q = (request.GET.get("q") or "").strip()
     if q:
@@ -21,7 +22,8 @@ def player_list(request):
     sex = request.GET.get("sex")
     if sex in ("m", "f"):
         qs = qs.filter(sex=sex)
-    page = Paginator(qs.order_by("last_name", "first_name"), 50).get_page(request.GET.get("page"))
+    ordered = sorted(qs, key=player_sort_key)  # Turkish alphabet: Akın before Aktaş, Kılıç before Koç
+    page = Paginator(ordered, 50).get_page(request.GET.get("page"))
     return render(
         request, "federation/player_list.html",
         {"page": page, "q": q, "clubs": Club.objects.all(), "club": club, "sex": sex},

@@ -382,6 +382,33 @@ class SetInput:
     moves: str = ""
 
 
+def rules_error_message(exc: ValueError, stores: tuple[int, int] | None = None) -> str:
+    """The user's-language reason for a refusal of the rules engine (``games.engine`` errors).
+
+    Result errors get a translated sentence naming the rule; move-record errors keep the engine's
+    detail (it names the ply) behind a translated prefix.
+    """
+    e = engine
+    if isinstance(exc, e.WithdrawalTooEarlyError):
+        return _("a withdrawal is allowed only once a player has at least 25 stones in the store (Kural 14.5)")
+    if isinstance(exc, e.AgreedDrawError):
+        return _("there are no agreed draws: a set ends only when a side is empty (Kural 14.6)")
+    if isinstance(exc, e.StonesNotConservedError) and stores is not None:
+        return _("the two stores hold %(n)d stones; at the end of a set they hold all 48 "
+                 "(at a withdrawal, choose who withdrew) (Kural 1, 14.5)") % {"n": sum(stores)}
+    if isinstance(exc, e.StonesNotConservedError):
+        return _("the two stores must hold 48 stones together at the end of a set; at a withdrawal, "
+                 "choose who withdrew (Kural 1, 14.5)")
+    if isinstance(exc, e.InvalidStonesError):
+        return _("a store holds 0 to 48 stones")
+    if isinstance(exc, e.MatchSetsError):
+        return _("these sets cannot form a match: the match is decided as soon as the lead cannot be caught "
+                 "(2–0 ends a three-set match), and no set is played after that")
+    if isinstance(exc, (e.IllegalMoveError, e.IncompleteRecordError, e.RecordMismatchError)):
+        return _("the move record does not fit: %(detail)s") % {"detail": exc}
+    return str(exc)
+
+
 def _points(x: float) -> Decimal:
     return {1.0: ONE, 0.5: HALF, 0.0: ZERO}[float(x)]
 
@@ -461,7 +488,11 @@ def match_result_enter(
                         moves, variant=tournament.variant, first_stones=a, second_stones=b, withdrawn_by=wb
                     )
             except ValueError as exc:
-                raise ValidationFailed(_("Set %(i)d: %(reason)s") % {"i": i, "reason": exc}, field=fld) from exc
+                raise ValidationFailed(
+                    _("Set %(i)d (%(w)s-%(b)s): %(reason)s")
+                    % {"i": i, "w": s.white_store, "b": s.black_store, "reason": rules_error_message(exc, (int(s.white_store), int(s.black_store)))},
+                    field=fld,
+                ) from exc
             recorded.append((res.first, res.second))
             rows.append(
                 SetResult(
@@ -475,7 +506,18 @@ def match_result_enter(
         try:
             mr = engine.match_result(recorded, sets_per_match=n, allow_incomplete=True)
         except ValueError as exc:
-            raise ValidationFailed(str(exc), field="sets") from exc
+            decided = next(
+                (k for k in range(1, len(recorded))
+                 if engine.match_result(recorded[:k], sets_per_match=n, allow_incomplete=True).complete),
+                None,
+            )
+            if decided is not None:
+                raise ValidationFailed(
+                    _("The match was decided after set %(k)d; set %(m)d cannot be played (003 \"Turnuva maçı\").")
+                    % {"k": decided, "m": decided + 1},
+                    field="sets",
+                ) from exc
+            raise ValidationFailed(rules_error_message(exc), field="sets") from exc
         SetResult.objects.bulk_create(rows)
         match.forfeit = ""
         match.rated = True

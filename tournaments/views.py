@@ -14,6 +14,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from federation.collation import player_sort_key
 from federation.errors import ApplicationError
 from tournaments import access, selectors, services
 from tournaments.forms import EntriesForm, MatchResultForm, TournamentForm, TrfUploadForm
@@ -258,7 +259,12 @@ def tournament_entries(request, slug: str):
         messages.error(request, _("Only the organiser can change entries."))
         return redirect("tournament-detail", slug=slug)
     form = EntriesForm(request.POST or None)
-    form.fields["players"].queryset = form.fields["players"].queryset.exclude(entries__tournament=t)
+    field = form.fields["players"]
+    field.queryset = field.queryset.exclude(entries__tournament=t)
+    field.choices = [
+        (p.pk, f"{p.full_name} · {p.rating or '—'} · {p.club.name if p.club else p.city} · {p.federation_id}")
+        for p in sorted(field.queryset, key=player_sort_key)
+    ]
     if request.method == "POST" and form.is_valid():
         added = 0
         for p in form.cleaned_data["players"]:

@@ -20,7 +20,7 @@ the rest. A first version tuned on the cold start of a single league and picked 
 for later events; tuning on the short window of one league still picked noisy parameters: the selection
 noise of 24 candidates on about 3,000 sets was as large as the differences between the systems.)
 
-Prediction layer (the same for every system, fitted on the tuning period only). A system gives the
+Prediction layer (the same for every system, fitted on the tuning sets only). A system gives the
 expected score ``E`` of the set's first mover (player A) against B. Then
 
 - ``q = sigmoid(beta * logit(E) + alpha)``: ``beta`` rescales (a margin-blended score compresses rating
@@ -84,7 +84,7 @@ def _make_system(name: str, params: dict[str, Any]):
         return MarginElo(MarginEloParams(**{**params, "margin_weight": 0.0}))
     if name == "elo":
         return Elo(EloParams(**params))
-    if name == "glicko2":
+    if name in ("glicko2", "margin_glicko2"):
         return Glicko2(Glicko2Params(**params))
     raise ValueError(f"unknown system {name!r}")
 
@@ -120,14 +120,18 @@ def _candidates(name: str, budget: int, rng: random.Random) -> list[dict[str, An
                 d["margin_weight"] = 0.0
             out.append(d)
         else:
-            out.append(
-                {
-                    "tau": rng.uniform(0.2, 1.2),
-                    "initial_rd": rng.uniform(150.0, 400.0),
-                    "initial_volatility": _log_uniform(rng, 0.02, 0.15),
-                    "period_days": rng.choice((15, 30, 60)),
-                }
-            )
+            d = {
+                "tau": rng.uniform(0.2, 1.2),
+                "initial_rd": rng.uniform(150.0, 400.0),
+                "initial_volatility": _log_uniform(rng, 0.02, 0.15),
+                "period_days": rng.choice((15, 30, 60)),
+            }
+            if name == "margin_glicko2":
+                d["margin_weight"] = rng.uniform(0.2, 1.0)
+                d["margin_scale"] = _log_uniform(rng, 1.5, 12.0)
+            out.append(d)
+    if name == "margin_glicko2":
+        out[0] = {"margin_weight": 0.75, "margin_scale": 6.0}  # margin Elo's default blend
     return out[:budget]
 
 
@@ -356,6 +360,7 @@ def evaluate(
     tuning_league: SimulatedLeague | None = None,
     protocol: str = "separate",
     ablation: bool = True,
+    extras: tuple[str, ...] = (),
     progress: Callable[[str], None] | None = None,
 ) -> Evaluation:
     """Run the whole evaluation (module docstring) and return an :class:`Evaluation`.
@@ -365,12 +370,17 @@ def evaluate(
     (its events after the burn-in) and scores the evaluation league's events after the burn-in;
     ``protocol="time"`` tunes on events ``[burn_in, tune_fraction)`` of the one league and scores the rest.
     ``league`` / ``tuning_league`` may be given to skip the simulations; ``ablation`` also tunes and scores
-    margin Elo with margin weight 0 (same K schedule, same candidates) to show what the margins add.
+    margin Elo with margin weight 0 (same K schedule, same candidates) to show what the margins add;
+    ``extras=("margin_glicko2",)`` also tunes and scores Glicko-2 fed with margin Elo's blended score
+    (experimental; reported in the table, not in :meth:`Evaluation.summary`).
     Raises ``ValueError`` for a budget < 1, an unknown protocol, ``0 <= burn_in < tune_fraction < 1`` not
     holding, or a league with too few events to split.
     """
     if budget < 1:
         raise ValueError(f"budget must be >= 1, got {budget!r}")
+    for x in extras:
+        if x != "margin_glicko2":
+            raise ValueError(f"unknown extra system {x!r} (known: 'margin_glicko2')")
     if protocol not in ("separate", "time"):
         raise ValueError(f"protocol must be 'separate' or 'time', got {protocol!r}")
     if not 0.0 <= burn_in < tune_fraction < 1.0:
@@ -408,7 +418,7 @@ def evaluate(
     t1 = time.perf_counter()
     results: dict[str, SystemResult] = {}
     held: dict[str, list[_Pred]] = {}
-    names = SYSTEMS + (("margin_w0",) if ablation else ())
+    names = SYSTEMS + (("margin_w0",) if ablation else ()) + tuple(extras)
     for name in names:
         # the ablation draws the same candidates as margin Elo, only with margin weight 0
         rng = random.Random(f"{seed}-{'margin' if name == 'margin_w0' else name}-search")
@@ -509,6 +519,7 @@ _LABELS = {
     "elo": "Elo (FIDE-style K)",
     "glicko2": "Glicko-2",
     "margin_w0": "Ablation: margin Elo, weight 0",
+    "margin_glicko2": "Experimental: Glicko-2 with the blended score",
 }
 
 
@@ -543,7 +554,7 @@ def render_table(evaluation: Evaluation) -> str:
         "| System | Log loss (nats/set) | Brier (3-class) | Calibration error (ECE, p_win) | Tuning log loss |",
         "|---|---|---|---|---|",
     ]
-    shown = [n for n in SYSTEMS + ("margin_w0",) if n in ev.systems]
+    shown = [n for n in SYSTEMS + ("margin_w0", "margin_glicko2") if n in ev.systems]
     for name in shown:
         r = ev.systems[name]
         lines.append(
@@ -561,6 +572,9 @@ def render_table(evaluation: Evaluation) -> str:
     if "margin_w0" in ev.comparisons:
         m, lo, hi = ev.comparisons["margin_w0"]
         lines.append(f"| Margin Elo - ablation (weight 0) | {m:+.4f} | [{lo:+.4f}, {hi:+.4f}] |")
+    if "margin_glicko2" in ev.comparisons:
+        m, lo, hi = ev.comparisons["margin_glicko2"]
+        lines.append(f"| Margin Elo - experimental margin Glicko-2 | {m:+.4f} | [{lo:+.4f}, {hi:+.4f}] |")
     lines += [
         "",
         "| System | Tuned parameters | Prediction layer (beta, alpha, delta) |",

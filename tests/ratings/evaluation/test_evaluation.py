@@ -163,3 +163,13 @@ def test_elo_and_margin_walks_differ_only_through_margins(tiny_league):
     b = walk_forward(tiny_league.events, MarginElo())
     assert [p.outcome for p in a] == [p.outcome for p in b]
     assert [p.expected for p in a] != [p.expected for p in b]
+
+
+def test_experimental_margin_glicko2_extra(tiny_league):
+    ev = evaluate(7, league=tiny_league, budget=2, bootstrap=100, ablation=False, extras=("margin_glicko2",))
+    assert ev.systems["margin_glicko2"].params.get("margin_weight", 0) > 0
+    assert "margin_glicko2" in ev.comparisons
+    assert set(ev.summary()["logloss"]) == {"margin", "elo", "glicko2"}  # the JSON shape is fixed
+    assert "Experimental: Glicko-2 with the blended score" in render_table(ev)
+    with pytest.raises(ValueError, match="unknown extra"):
+        evaluate(7, league=tiny_league, extras=("trueskill",))

@@ -27,5 +27,8 @@ class Command(BaseCommand):
             path = crosstable_pdf_task.apply(args=[t.id, lang]).get()
         else:
             path = crosstable_pdf_task.delay(t.id, lang).get(timeout=120)
-        shutil.copyfile(path, output)
+        try:
+            shutil.copyfile(path, output)
+        except OSError as exc:
+            raise CommandError(f"{output}: cannot write: {exc.strerror or exc}") from exc
         self.stdout.write(f"wrote {output} ({Path(output).stat().st_size} bytes)")

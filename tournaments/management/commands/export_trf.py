@@ -22,7 +22,10 @@ class Command(BaseCommand):
             raise CommandError(f"no tournament with slug {slug!r}")
         text = tournament_export_trf(tournament=t)
         if output:
-            Path(output).write_text(text, encoding="utf-8")
+            try:
+                Path(output).write_text(text, encoding="utf-8")
+            except OSError as exc:
+                raise CommandError(f"{output}: cannot write: {exc.strerror or exc}") from exc
             self.stderr.write(f"wrote {output}")
         else:
             self.stdout.write(text, ending="")

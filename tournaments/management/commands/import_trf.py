@@ -19,6 +19,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, path: str, name: str | None = None, **options):
         p = Path(path)
+        if p.is_dir():
+            raise CommandError(f"{path}: is a directory, not a TRF file")
         if not p.is_file():
             raise CommandError(f"{path}: no such file")
         try:
