@@ -70,9 +70,26 @@ def round_detail(request, slug: str, number: int):
         {
             "t": t, "round": rnd, "boards": boards, "can_enter": can_enter and rnd.status == Round.Status.PUBLISHED,
             "can_organise": access.can_organise(request.user, t), "toss": getattr(rnd, "coin_toss", None),
-            "changes": list(rnd.changes.select_related("user")),
+            "changes": _readable_changes(rnd),
         },
     )
+
+
+def _readable_changes(rnd: Round) -> list[dict]:
+    """Hand changes of ``rnd`` as ``{"at", "user", "reason", "before", "after"}`` with boards written
+    like ``1: 4 – 2`` (starting numbers)."""
+    changes = list(rnd.changes.select_related("user"))
+    if not changes:
+        return []
+    start_no = dict(rnd.tournament.entries.values_list("id", "start_no"))
+
+    def boards(rows):
+        return ", ".join(f"{b}: {start_no.get(w, '?')} – {start_no.get(k, '?')}" for b, w, k in rows)
+
+    return [
+        {"at": c.at, "user": c.user, "reason": c.reason, "before": boards(c.before), "after": boards(c.after)}
+        for c in changes
+    ]
 
 
 def _act(request, func, ok_message: str, **kwargs):

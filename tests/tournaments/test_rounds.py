@@ -263,3 +263,13 @@ def test_a_tiebreak_listed_twice_is_refused():
     with pytest.raises(ValidationFailed) as err:
         services.tournament_create(name="İki kez", rounds_total=3, tiebreaks=["buchholz", "buchholz"])
     assert err.value.field == "tiebreaks"
+
+
+def test_round_page_shows_the_hand_change_with_boards_before_and_after(client):
+    t, org = _tournament(4)
+    rnd = services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w"))
+    services.round_swap_pairing(round=rnd, board_a=1, board_b=2, swap="black", reason="aynı kulüp", user=org)
+    services.round_publish(round=rnd, user=org)
+    body = client.get(f"/t/{t.slug}/round/1/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "aynı kulüp" in body
+    assert "1: 1 – 3, 2: 4 – 2 → after: 1: 1 – 2, 2: 4 – 3" in body
