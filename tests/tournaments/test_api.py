@@ -722,3 +722,11 @@ def test_reads_take_a_fixed_number_of_queries(org, path):
         client_for(org).post(f"/api/tournaments/{t.slug}/standings/publish/")
         counts.append(_queries_for(f"/api/tournaments/{t.slug}/{path}"))
     assert counts[0] == counts[1]
+
+
+def test_anonymous_write_is_401_with_a_challenge(swiss):
+    """No credentials: 401 with WWW-Authenticate (Basic), in the error shape of every API error."""
+    r = client_for().post(f"/api/tournaments/{swiss.slug}/rounds/", {}, format="json")
+    assert r.status_code == 401
+    assert r["WWW-Authenticate"].startswith("Basic")
+    assert error_of(r)["code"] == "not_authenticated"
