@@ -4,8 +4,9 @@
   README.md;
 * 8 clubs, 40 players (fictional names; federation ids ``TMF-0001``…);
 * the three real tournaments shipped in ``tournaments/sample_data/trf`` (personal details replaced);
-* one Mangala Swiss tournament whose first two rounds were played with set-level results: every set
-  is a real game played through the rules engine, with its move record.
+* a finished Mangala Swiss (12 players, 4 rounds, rated: the players have rating histories) and one
+  whose first two rounds were played — set-level results where every set is a real game played through
+  the rules engine, with its move record.
 
 Everything is deterministic (fixed seeds) and idempotent: what exists already is left alone.
 """
@@ -47,6 +48,7 @@ LAST = ["Yılmaz", "Kaya", "Demir", "Şahin", "Çelik", "Yıldız", "Yıldırım
 
 TRF_DIR = Path(__file__).resolve().parent.parent / "tournaments" / "sample_data" / "trf"
 DEMO_TOURNAMENT = "Ankara Kış Mangala Açık Turnuvası 2026"
+SPRING_TOURNAMENT = "İstanbul Bahar Mangala Turnuvası 2026"
 
 
 def _users() -> dict[str, User]:
@@ -156,6 +158,24 @@ def load(stdout=None) -> dict[str, str]:
             services.standings_publish(tournament=existing)
             say(f"imported {path.name} as {existing.slug}\n")
         out[path.stem] = existing.slug
+    spring = Tournament.objects.filter(name=SPRING_TOURNAMENT).first()
+    if spring is None:
+        spring = services.tournament_create(
+            name=SPRING_TOURNAMENT, rounds_total=4, system=Tournament.System.SWISS, start_date=date(2026, 4, 18),
+            end_date=date(2026, 4, 19), city="İstanbul", venue="Kadıköy Halk Eğitim Merkezi",
+            created_by=users["organiser"],
+        )
+        for p in players[:12]:
+            services.entry_add(tournament=spring, player=p)
+        rng = random.Random(4)
+        for n in range(4):
+            rnd = services.round_pair(tournament=spring, user=users["organiser"], coin_seed="istanbul-2026" if n == 0 else None)
+            services.round_publish(round=rnd, user=users["organiser"])
+            play_round(rnd, users["referee"], rng)
+            services.round_close(round=rnd, user=users["organiser"])
+        services.standings_publish(tournament=spring, user=users["organiser"])  # final: queues the rating run
+        say(f"created {spring.slug}, finished and rated\n")
+    out["spring"] = spring.slug
     t = Tournament.objects.filter(name=DEMO_TOURNAMENT).first()
     if t is None:
         t = services.tournament_create(
