@@ -59,6 +59,14 @@ class EntriesForm(forms.Form):
     )
 
 
+class PlayerRegisterForm(forms.ModelForm):
+    """A new player, registered from the entries page and entered at once."""
+
+    class Meta:
+        model = Player
+        fields = ["federation_id", "last_name", "first_name", "sex", "birth_year", "club", "rating"]
+
+
 class TrfUploadForm(forms.Form):
     """Upload a TRF file (FIDE TRF-16, UTF-8 or Latin-1)."""
 

@@ -6,6 +6,7 @@ message next to the form, in the same words the API uses.
 from __future__ import annotations
 
 from django.conf import settings
+from django.db import transaction
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpResponse
@@ -16,8 +17,9 @@ from django.views.decorators.http import require_POST
 
 from federation.collation import player_sort_key
 from federation.errors import ApplicationError
+from federation.services import player_register
 from tournaments import access, selectors, services
-from tournaments.forms import EntriesForm, MatchResultForm, TournamentForm, TrfUploadForm
+from tournaments.forms import EntriesForm, MatchResultForm, PlayerRegisterForm, TournamentForm, TrfUploadForm
 from tournaments.models import Absence, Match, Round, Tournament
 from tournaments.standings import TIEBREAKS, tiebreak_label
 from tournaments.trf_io import tournament_export_trf, tournament_import_trf
@@ -282,20 +284,38 @@ def tournament_entries(request, slug: str):
         (p.pk, f"{p.full_name} · {p.rating or '—'} · {p.club.name if p.club else p.city} · {p.federation_id}")
         for p in sorted(field.queryset, key=player_sort_key)
     ]
-    if request.method == "POST" and form.is_valid():
-        added = 0
-        for p in form.cleaned_data["players"]:
+    register = PlayerRegisterForm(request.POST if request.POST.get("register") else None, prefix="new")
+    if request.method == "POST" and request.POST.get("register"):
+        if register.is_valid():
+            d = register.cleaned_data
             try:
-                services.entry_add(tournament=t, player=p, user=request.user)
-                added += 1
+                with transaction.atomic():
+                    player = player_register(user=request.user, **d)
+                    services.entry_add(tournament=t, player=player, user=request.user)
             except ApplicationError as exc:
-                messages.error(request, exc.message)
-                break
+                register.add_error(exc.field if exc.field in register.fields else None, exc.message)
+            else:
+                messages.success(request, _("%(p)s registered and added.") % {"p": player.full_name})
+                return redirect("tournament-entries", slug=slug)
+        form = EntriesForm()
+        form.fields["players"] = field
+    elif request.method == "POST" and form.is_valid():
+        chosen = list(form.cleaned_data["players"])
+        added = 0
+        try:
+            with transaction.atomic():  # all chosen players or none
+                for p in chosen:
+                    services.entry_add(tournament=t, player=p, user=request.user)
+            added = len(chosen)
+        except ApplicationError as exc:
+            messages.error(request, exc.message)
         if added:
             messages.success(request, _("%(n)d players added.") % {"n": added})
         return redirect("tournament-entries", slug=slug)
     entries = t.entries.select_related("player__club").order_by("start_no")
-    return render(request, "tournaments/entries.html", {"t": t, "form": form, "entries": entries})
+    return render(
+        request, "tournaments/entries.html", {"t": t, "form": form, "register": register, "entries": entries}
+    )
 
 
 @login_required
