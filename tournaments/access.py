@@ -7,6 +7,8 @@
 """
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from federation import roles
 from federation.errors import PermissionDenied
 from tournaments.models import Tournament, TournamentRole
@@ -45,7 +47,7 @@ def can_enter_results(user, tournament: Tournament) -> bool:
     return getattr(user, "is_authenticated", False) and _has_role(user, tournament, TournamentRole.Role.REFEREE)
 
 
-def require(allowed: bool, message: str = "You do not have permission to do this.") -> None:
+def require(allowed: bool, message: str | None = None) -> None:
     """Raise :class:`federation.errors.PermissionDenied` unless ``allowed``."""
     if not allowed:
-        raise PermissionDenied(message)
+        raise PermissionDenied(message or _("You do not have permission to do this."))

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from django.db.models import Prefetch, QuerySet
+from django.utils.translation import gettext as _
 
 from tournaments import access
 from tournaments.models import Entry, Match, Round, SetResult, Tournament
@@ -177,9 +178,14 @@ def _default_round(tournament: Tournament, loaded: _Loaded) -> int:
 def standings_round_for(*, tournament: Tournament, public_only: bool) -> int | None:
     """The round the shown standings are after: for the public, the round the organiser published
     them after (``None`` when they are not published); otherwise ``None`` (= the default)."""
-    if public_only:
-        return tournament.standings_round if tournament.standings_published else 0
-    return None
+    if not public_only:
+        return None
+    if not tournament.standings_published:
+        return 0
+    if tournament.standings_round is None:  # published before the round was recorded: last closed round
+        last = tournament.rounds.filter(status=Round.Status.CLOSED).order_by("-number").first()
+        return last.number if last else 0
+    return tournament.standings_round
 
 
 def tournament_standings(
@@ -274,7 +280,7 @@ def tournament_crosstable(*, tournament: Tournament, public_only: bool = True, l
         if r > rounds:
             continue
         if m.kind == Match.Kind.BYE:
-            label = {"pab": "bye", "half": "bye", "full": "bye", "zero": "—"}[m.bye_kind]
+            label = {"pab": _("bye"), "half": _("bye"), "full": _("bye"), "zero": "—"}[m.bye_kind]
             p = float(m.white_points or 0)
             cells[m.white_id][r] = CrossCell(f"{label} {_fmt_points(p)}".strip(), None, None, p)
             continue

@@ -13,6 +13,7 @@ from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from federation.collation import player_sort_key
@@ -310,7 +311,7 @@ def tournament_entries(request, slug: str):
         except ApplicationError as exc:
             messages.error(request, exc.message)
         if added:
-            messages.success(request, _("%(n)d players added.") % {"n": added})
+            messages.success(request, ngettext("%(n)d player added.", "%(n)d players added.", added) % {"n": added})
         return redirect("tournament-entries", slug=slug)
     entries = t.entries.select_related("player__club").order_by("start_no")
     return render(
