@@ -229,15 +229,20 @@ def tournament_import_trf(*, data: bytes | str, source: str = "<trf>", user=None
 
 
 def tournament_export_trf(*, tournament: Tournament) -> str:
-    """TRF-16 text of ``tournament`` (player lines with every round, XXR with the number of rounds).
+    """TRF-16 text of ``tournament``: player lines with every CLOSED round (a round still being played
+    is left out, so the file is consistent and can be paired from), XXR with the number of rounds.
 
-    Points column = match points so far; rank column = current standings rank.
+    Points column = match points after the last closed round; rank column = standings rank then.
+    A closed round in which an entry had no board (late entry, absence) is written ``0000 - Z``.
     """
     from tournaments.selectors import tournament_standings
 
     entries = list(tournament.entries.select_related("player").order_by("start_no"))
-    matches = list(Match.objects.filter(round__tournament=tournament).select_related("round"))
-    standings = tournament_standings(tournament=tournament)
+    matches = list(
+        Match.objects.filter(round__tournament=tournament, round__status=Round.Status.CLOSED).select_related("round")
+    )
+    closed = sorted({m.round.number for m in matches})
+    standings = tournament_standings(tournament=tournament, after_round=closed[-1] if closed else 0)
     rank = {line.start_no: line.rank for line in standings.lines}
     points = {line.start_no: line.points for line in standings.lines}
     by_id = {e.id: e for e in entries}
@@ -250,6 +255,9 @@ def tournament_export_trf(*, tournament: Tournament) -> str:
         else:
             cells[m.white_id].append(trfmod.TrfResult(round=r, opponent=by_id[m.black_id].start_no, colour="w", code=wc))
             cells[m.black_id].append(trfmod.TrfResult(round=r, opponent=by_id[m.white_id].start_no, colour="b", code=bc))
+    for e in entries:  # closed rounds an entry has no board in (late entry, absence): zero-point bye
+        have = {c.round for c in cells[e.id]}
+        cells[e.id] += [trfmod.TrfResult(round=r, opponent=None, colour=None, code="Z") for r in closed if r not in have]
     players = []
     for e in entries:
         pl = e.player

@@ -273,3 +273,23 @@ def test_round_page_shows_the_hand_change_with_boards_before_and_after(client):
     body = client.get(f"/t/{t.slug}/round/1/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "aynı kulüp" in body
     assert "1: 1 – 3, 2: 4 – 2 → after: 1: 1 – 2, 2: 4 – 3" in body
+
+
+def test_export_of_a_running_tournament_reimports_consistently():
+    """The TRF of an event in progress holds the closed rounds only; a late entrant's missed rounds are
+    zero-point byes; the file imports again with the same points."""
+    from tournaments.trf_io import tournament_export_trf, tournament_import_trf
+
+    t, org = _tournament(4, rounds=3)
+    _play_round(services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w")), org, {})
+    services.entry_add(tournament=t, player=PlayerFactory(rating=1000), user=org)  # late: no. 5
+    rnd2 = services.round_pair(tournament=t, user=org)
+    services.round_publish(round=rnd2, user=org)
+    services.match_result_enter(match=rnd2.matches.get(board=1), sets=[SetInput(40, 8), SetInput(40, 8)])
+    text = tournament_export_trf(tournament=t)
+    line5 = next(line for line in text.splitlines() if line.startswith("001    5"))
+    assert line5[91:99] == "0000 - Z" and line5[101:].strip() == ""  # round 1 absent; round 2 still open
+    again = tournament_import_trf(data=text.encode(), source="running.trf").tournament
+    assert again.rounds.count() == 1
+    expected = {l.start_no: l.points for l in selectors.tournament_standings(tournament=t, after_round=1).lines}
+    assert {l.start_no: l.points for l in selectors.tournament_standings(tournament=again).lines} == expected
