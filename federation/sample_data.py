@@ -174,6 +174,10 @@ def load(stdout=None) -> dict[str, str]:
             play_round(rnd, users["referee"], rng)
             services.round_close(round=rnd, user=users["organiser"])
         services.standings_publish(tournament=spring, user=users["organiser"])  # final: queues the rating run
+        # rate now, too, so the next event's entries take the ratings as of its start (idempotent)
+        from ratings.services import ratings_recompute_from
+
+        ratings_recompute_from(tournament=spring)
         say(f"created {spring.slug}, finished and rated\n")
     out["spring"] = spring.slug
     t = Tournament.objects.filter(name=DEMO_TOURNAMENT).first()

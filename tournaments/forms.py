@@ -10,13 +10,10 @@ from tournaments.standings import TIEBREAKS, tiebreak_label
 
 
 class TournamentForm(forms.ModelForm):
-    """Create a tournament: name, dates, place, system, rounds, sets per match, tie-breaks."""
+    """Create a tournament: name, dates, place, system, rounds, sets per match, and the tie-break
+    order as up to six choices (first decides first); ``cleaned_data["tiebreak_order"]`` is the list."""
 
-    tiebreak_order = forms.CharField(
-        label=_("Tie-break order"),
-        required=False,
-        help_text=_("Comma-separated keys, first decides first."),
-    )
+    TIEBREAK_SLOTS = 6
 
     class Meta:
         model = Tournament
@@ -29,25 +26,28 @@ class TournamentForm(forms.ModelForm):
             "end_date": forms.DateInput(attrs={"type": "date"}),
         }
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, lang: str = "tr", **kwargs):
         super().__init__(*args, **kwargs)
-        default = ",".join(Tournament._meta.get_field("tiebreaks").default())
-        self.fields["tiebreak_order"].initial = default
-        self.fields["tiebreak_order"].help_text = _("Comma-separated keys, first decides first. Available: %(k)s") % {
-            "k": ", ".join(f"{k} ({tiebreak_label(k, 'tr')})" for k in sorted(TIEBREAKS))
-        }
+        self.lang = lang
+        choices = [("", "—")] + [(k, tiebreak_label(k, lang)) for k in sorted(TIEBREAKS)]
+        default = Tournament._meta.get_field("tiebreaks").default()
+        for i in range(self.TIEBREAK_SLOTS):
+            self.fields[f"tiebreak_{i + 1}"] = forms.ChoiceField(
+                label=_("Tie-break %(n)d") % {"n": i + 1}, choices=choices, required=False,
+                initial=default[i] if i < len(default) else "",
+            )
         self.fields["rounds_total"].widget.attrs.update({"min": 1, "max": 99, "inputmode": "numeric"})
+        self.fields["rounds_total"].help_text = _("For a round robin the pairing sets it from the number of players.")
 
-    def clean_tiebreak_order(self) -> list[str]:
-        raw = self.cleaned_data.get("tiebreak_order") or ""
-        keys = [k.strip() for k in raw.split(",") if k.strip()]
-        unknown = [k for k in keys if k not in TIEBREAKS]
-        if unknown:
-            raise forms.ValidationError(_("Unknown tie-break: %(k)s") % {"k": unknown[0]})
+    def clean(self):
+        data = super().clean()
+        keys = [data.get(f"tiebreak_{i + 1}") for i in range(self.TIEBREAK_SLOTS)]
+        keys = [k for k in keys if k]
         repeated = [k for i, k in enumerate(keys) if k in keys[:i]]
         if repeated:
-            raise forms.ValidationError(_("Tie-break %(key)s is listed twice.") % {"key": repeated[0]})
-        return keys
+            self.add_error(None, _("Tie-break %(key)s is listed twice.") % {"key": tiebreak_label(repeated[0], self.lang)})
+        data["tiebreak_order"] = keys
+        return data
 
 
 class EntriesForm(forms.Form):

@@ -188,6 +188,9 @@ def match_result(request, slug: str, number: int, board: int):
             initial[f"set{s.number}_termination"] = s.termination
             initial[f"set{s.number}_moves"] = s.moves
         form = MatchResultForm(initial=initial, sets_per_match=t.sets_per_match)
+        if match.round.status == Round.Status.CLOSED:
+            for f in form.fields.values():
+                f.disabled = True
     return render(request, "tournaments/match_result.html", {"t": t, "match": match, "form": form, "sets": existing})
 
 
@@ -254,7 +257,7 @@ def tournament_create(request):
     if not access.can_create_tournament(request.user):
         messages.error(request, _("Only organisers can create tournaments."))
         return redirect("home")
-    form = TournamentForm(request.POST or None)
+    form = TournamentForm(request.POST or None, lang=_lang())
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:

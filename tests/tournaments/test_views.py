@@ -66,3 +66,21 @@ def test_bye_request_and_tiebreak_order_forms():
     assert "listed twice" in r.content.decode()
     t.refresh_from_db()
     assert t.tiebreaks == ["sonneborn_berger", "buchholz"]
+
+
+def test_create_form_takes_the_tiebreak_order_from_choices():
+    org = organiser()
+    c = _client(org)
+    data = {"name": "Form Açık", "system": "swiss", "rounds_total": "5", "sets_per_match": "3",
+            "variant": "federation", "tiebreak_1": "set_points", "tiebreak_2": "", "tiebreak_3": "buchholz"}
+    r = c.post("/t/new/", data)
+    assert r.status_code == 302
+    from tournaments.models import Tournament
+
+    t = Tournament.objects.get(name="Form Açık")
+    assert (t.tiebreaks, t.created_by) == (["set_points", "buchholz"], org)
+    r = c.post("/t/new/", {**data, "name": "İkinci", "tiebreak_2": "set_points"})
+    assert r.status_code == 200 and "listed twice" in r.content.decode()
+    r = c.post("/t/new/", {**data, "name": "Üçüncü", "sets_per_match": "4"})
+    assert r.status_code == 200 and "Sets per match must be odd" in r.content.decode()
+    assert not Tournament.objects.filter(name__in=["İkinci", "Üçüncü"]).exists()

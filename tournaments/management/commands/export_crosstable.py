@@ -22,7 +22,7 @@ class Command(BaseCommand):
     def handle(self, *args, slug: str, output: str, lang: str, **options):
         t = Tournament.objects.filter(slug=slug).first()
         if t is None:
-            raise CommandError(f"no tournament with slug {slug!r}")
+            raise CommandError(f"no tournament with slug {slug!r}", returncode=2)
         if settings.CELERY_TASK_ALWAYS_EAGER:
             path = crosstable_pdf_task.apply(args=[t.id, lang]).get()
         else:
@@ -30,5 +30,5 @@ class Command(BaseCommand):
         try:
             shutil.copyfile(path, output)
         except OSError as exc:
-            raise CommandError(f"{output}: cannot write: {exc.strerror or exc}") from exc
+            raise CommandError(f"{output}: cannot write: {exc.strerror or exc}", returncode=2) from exc
         self.stdout.write(f"wrote {output} ({Path(output).stat().st_size} bytes)")

@@ -19,13 +19,13 @@ class Command(BaseCommand):
     def handle(self, *args, slug: str, output: str | None = None, **options):
         t = Tournament.objects.filter(slug=slug).first()
         if t is None:
-            raise CommandError(f"no tournament with slug {slug!r}")
+            raise CommandError(f"no tournament with slug {slug!r}", returncode=2)
         text = tournament_export_trf(tournament=t)
         if output:
             try:
                 Path(output).write_text(text, encoding="utf-8")
             except OSError as exc:
-                raise CommandError(f"{output}: cannot write: {exc.strerror or exc}") from exc
+                raise CommandError(f"{output}: cannot write: {exc.strerror or exc}", returncode=2) from exc
             self.stderr.write(f"wrote {output}")
         else:
             self.stdout.write(text, ending="")

@@ -20,13 +20,13 @@ class Command(BaseCommand):
     def handle(self, *args, path: str, name: str | None = None, **options):
         p = Path(path)
         if p.is_dir():
-            raise CommandError(f"{path}: is a directory, not a TRF file")
+            raise CommandError(f"{path}: is a directory, not a TRF file", returncode=2)
         if not p.is_file():
-            raise CommandError(f"{path}: no such file")
+            raise CommandError(f"{path}: no such file", returncode=2)
         try:
             report = tournament_import_trf(data=p.read_bytes(), source=p.name, name=name)
         except ApplicationError as exc:
-            raise CommandError(exc.message) from exc
+            raise CommandError(exc.message, returncode=2) from exc
         for note in report.notes:
             sys.stderr.write(f"{p.name}: {note}\n")
         t = report.tournament

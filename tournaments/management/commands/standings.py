@@ -25,9 +25,9 @@ class Command(BaseCommand):
     def handle(self, *args, slug: str, format: str, round: int | None = None, lang: str = "en", **options):
         t = Tournament.objects.filter(slug=slug).first()
         if t is None:
-            raise CommandError(f"no tournament with slug {slug!r}")
+            raise CommandError(f"no tournament with slug {slug!r}", returncode=2)
         if round is not None and not 1 <= round <= t.rounds_total:
-            raise CommandError(f"--round must be between 1 and {t.rounds_total}")
+            raise CommandError(f"--round must be between 1 and {t.rounds_total}", returncode=2)
         st = tournament_standings(tournament=t, after_round=round, lang=lang)
         if format == "json":
             self.stdout.write(json.dumps(standings_as_dicts(st), ensure_ascii=False, indent=1))
