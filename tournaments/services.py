@@ -144,8 +144,9 @@ def entry_add(*, tournament: Tournament, player: Player, user=None) -> Entry:
     if late and tournament.system == Tournament.System.ROUND_ROBIN:
         raise Conflict(_("A round robin cannot take late entries."), field="player")
     last = tournament.entries.aggregate(m=Max("start_no"))["m"] or 0
-    player.refresh_from_db(fields=["rating"])  # the rating as of now (a rating run may have changed it)
-    entry = Entry.objects.create(tournament=tournament, player=player, start_no=last + 1, rating=player.rating)
+    # the rating as of now, from the database (a rating run may have changed it since `player` was loaded)
+    rating = Player.objects.filter(pk=player.pk).values_list("rating", flat=True).get()
+    entry = Entry.objects.create(tournament=tournament, player=player, start_no=last + 1, rating=rating)
     if not late:
         entries_sort(tournament=tournament)
         entry.refresh_from_db()
