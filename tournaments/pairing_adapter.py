@@ -38,7 +38,7 @@ def match_codes(match: Match) -> tuple[str, str | None]:
     return table[w]
 
 
-def match_points(match: Match, tournament: Tournament) -> tuple[float, float | None]:
+def match_points(match: Match) -> tuple[float, float | None]:
     """Match points scored by white and black (``None`` for a bye's missing black)."""
     w = float(match.white_points) if match.white_points is not None else 0.0
     b = float(match.black_points) if match.black_points is not None else (None if match.black_id is None else 0.0)
@@ -89,7 +89,7 @@ def _swiss(
     hist = history_by_entry(entries, matches, round_no - 1)
     points: dict[int, float] = defaultdict(float)
     for m in matches:
-        w, b = match_points(m, tournament)
+        w, b = match_points(m)
         points[m.white_id] += w
         if m.black_id is not None:
             points[m.black_id] += b or 0.0

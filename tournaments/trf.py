@@ -527,6 +527,9 @@ def _parse_player(line: str, no: int) -> TrfPlayer:
         if not _POINTS.fullmatch(points_s):
             raise TrfError(f"points {points_s!r} is not a number", line=no, column=81)
         points = float(points_s.replace(",", "."))
+        if points > 99.5:  # TRF-16 writes points as "99.5" in columns 81-84
+            raise TrfError(f"points {points_s!r} is more than a TRF points column holds (99.5)",
+                           line=no, column=81)
     rank_s = line[85:89].strip()
     if rank_s and not _is_number(rank_s):
         raise TrfError(f"rank {rank_s!r} is not a number", line=no, column=86)

@@ -653,3 +653,11 @@ def test_dump_rejects_line_breaks_and_bad_codes():
     t.players[2].results[0] = TrfResult(1, None, None, "Q")
     with pytest.raises(TrfError, match=r"^player 3: round 1: 'Q' is not a TRF result code$"):
         dump_trf(t)
+
+
+def test_points_beyond_the_column_are_refused():
+    """Regression (hypothesis): "400." in columns 81-84 parsed as 400 points but could not be written back."""
+    text = _sample_text("autumn_congress_2018_major.trf")
+    line = text.split("\n")[14]
+    with pytest.raises(TrfError, match="^line 15: points '400.'"):
+        parse_trf(_replace_line(text, 15, line[:80] + "400." + line[84:]))

@@ -2,13 +2,12 @@
 the game-record notation (``games.engine.notation.write``), ready for ``import_records``."""
 from __future__ import annotations
 
-from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
 from games.selectors import tournament_records
 from games.engine.notation import write
-from tournaments.models import Tournament
+from tournaments.management.common import tournament_by_slug, write_output
 
 
 class Command(BaseCommand):
@@ -19,16 +18,11 @@ class Command(BaseCommand):
         parser.add_argument("--output", "-o", help="file to write (default: standard output)")
 
     def handle(self, *args, slug: str, output: str | None = None, **options):
-        t = Tournament.objects.filter(slug=slug).first()
-        if t is None:
-            raise CommandError(f"no tournament with slug {slug!r}", returncode=2)
+        t = tournament_by_slug(slug)
         records = tournament_records(tournament=t)
         text = write(records)
         if output:
-            try:
-                Path(output).write_text(text, encoding="utf-8")
-            except OSError as exc:
-                raise CommandError(f"{output}: {exc.strerror}", returncode=2) from None
+            write_output(output, text)
             self.stdout.write(f"wrote {len(records)} records of {t.name} to {output}")
         else:
             self.stdout.write(text, ending="")

@@ -7,7 +7,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.models import Tournament
+from tournaments.management.common import tournament_by_slug
 from tournaments.tasks import crosstable_pdf_task
 
 
@@ -20,9 +20,7 @@ class Command(BaseCommand):
         parser.add_argument("--lang", choices=["tr", "en"], default="tr")
 
     def handle(self, *args, slug: str, output: str, lang: str, **options):
-        t = Tournament.objects.filter(slug=slug).first()
-        if t is None:
-            raise CommandError(f"no tournament with slug {slug!r}", returncode=2)
+        t = tournament_by_slug(slug)
         if settings.CELERY_TASK_ALWAYS_EAGER:
             path = crosstable_pdf_task.apply(args=[t.id, lang]).get()
         else:

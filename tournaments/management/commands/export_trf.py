@@ -1,11 +1,10 @@
 """``python manage.py export_trf SLUG [--output FILE]`` — write a tournament as TRF-16."""
 from __future__ import annotations
 
-from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
-from tournaments.models import Tournament
+from tournaments.management.common import tournament_by_slug, write_output
 from tournaments.trf_io import tournament_export_trf
 
 
@@ -17,15 +16,10 @@ class Command(BaseCommand):
         parser.add_argument("--output", "-o", help="file to write (UTF-8)")
 
     def handle(self, *args, slug: str, output: str | None = None, **options):
-        t = Tournament.objects.filter(slug=slug).first()
-        if t is None:
-            raise CommandError(f"no tournament with slug {slug!r}", returncode=2)
+        t = tournament_by_slug(slug)
         text = tournament_export_trf(tournament=t)
         if output:
-            try:
-                Path(output).write_text(text, encoding="utf-8")
-            except OSError as exc:
-                raise CommandError(f"{output}: cannot write: {exc.strerror or exc}", returncode=2) from exc
+            write_output(output, text)
             self.stderr.write(f"wrote {output}")
         else:
             self.stdout.write(text, ending="")

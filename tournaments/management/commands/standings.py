@@ -5,7 +5,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.models import Tournament
+from tournaments.management.common import tournament_by_slug
 from tournaments.selectors import standings_as_dicts, tournament_standings
 
 
@@ -23,9 +23,7 @@ class Command(BaseCommand):
         parser.add_argument("--lang", choices=["tr", "en"], default="en")
 
     def handle(self, *args, slug: str, format: str, round: int | None = None, lang: str = "en", **options):
-        t = Tournament.objects.filter(slug=slug).first()
-        if t is None:
-            raise CommandError(f"no tournament with slug {slug!r}", returncode=2)
+        t = tournament_by_slug(slug)
         if round is not None and not 1 <= round <= t.rounds_total:
             raise CommandError(f"--round must be between 1 and {t.rounds_total}", returncode=2)
         st = tournament_standings(tournament=t, after_round=round, lang=lang)
