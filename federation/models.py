@@ -6,6 +6,8 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
+from federation.audit import history
+
 
 class Club(models.Model):
     """A member club, e.g. "Ankara Mangala Kulübü" in city "Ankara"."""
@@ -13,6 +15,11 @@ class Club(models.Model):
     name = models.CharField(_("name"), max_length=120, unique=True)
     short_name = models.CharField(_("short name"), max_length=12, blank=True)
     city = models.CharField(_("city"), max_length=60, blank=True)
+    active = models.BooleanField(
+        _("active"), default=True, help_text=_("A deactivated club is kept for history but offered no more."),
+    )
+
+    history = history()
 
     class Meta:
         ordering = ["name"]
@@ -46,6 +53,16 @@ class Player(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
     )
+    active = models.BooleanField(
+        _("active"), default=True, help_text=_("A deactivated player is kept with their results but offered no more."),
+    )
+    merged_into = models.ForeignKey(
+        "self", verbose_name=_("merged into"), null=True, blank=True, on_delete=models.PROTECT,
+        related_name="merged_records",
+        help_text=_("This record was the same person as that player; its id redirects there."),
+    )
+
+    history = history(excluded_fields=["rating"])
 
     class Meta:
         ordering = ["last_name", "first_name"]
@@ -58,6 +75,10 @@ class Player(models.Model):
                 name="player_birth_year_range",
             ),
             models.CheckConstraint(condition=models.Q(rating__lte=4000), name="player_rating_range"),
+            models.CheckConstraint(
+                condition=models.Q(merged_into__isnull=True) | ~models.Q(merged_into=models.F("pk")),
+                name="player_not_merged_into_self",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -16,6 +16,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+from federation.audit import history
 from federation.models import Player
 
 DEFAULT_TIEBREAKS = ["buchholz_cut1", "buchholz", "sonneborn_berger", "direct_encounter", "wins"]
@@ -69,6 +70,12 @@ class Tournament(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     version = models.PositiveIntegerField(default=1)
+    archived_at = models.DateTimeField(
+        _("archived at"), null=True, blank=True,
+        help_text=_("An archived tournament is hidden from everyone but staff and no longer rated."),
+    )
+
+    history = history(excluded_fields=["version"])
 
     class Meta:
         ordering = ["-start_date", "name"]
@@ -101,6 +108,10 @@ class Tournament(models.Model):
     def standings_published(self) -> bool:
         return self.standings_published_at is not None
 
+    @property
+    def archived(self) -> bool:
+        return self.archived_at is not None
+
 
 class TournamentRole(models.Model):
     """A person's role in one tournament (organiser or referee)."""
@@ -112,6 +123,8 @@ class TournamentRole(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="roles")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_roles")
     role = models.CharField(max_length=12, choices=Role.choices)
+
+    history = history()
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["tournament", "user", "role"], name="tournament_role_unique")]
@@ -126,6 +139,8 @@ class Entry(models.Model):
     rating = models.PositiveSmallIntegerField(_("rating"), default=0)
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
     withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    history = history()
 
     class Meta:
         ordering = ["tournament", "start_no"]
@@ -157,6 +172,8 @@ class Round(models.Model):
     published_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
     modified_by_hand = models.BooleanField(_("modified by hand"), default=False)
+
+    history = history()
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -230,6 +247,8 @@ class Match(models.Model):
     )
     version = models.PositiveIntegerField(default=1)
 
+    history = history()
+
     class Meta:
         ordering = ["round", "board"]
         verbose_name_plural = "matches"
@@ -290,6 +309,8 @@ class SetResult(models.Model):
     black_store = models.PositiveSmallIntegerField(null=True, blank=True)
     moves = models.TextField(blank=True)
 
+    history = history()
+
     class Meta:
         ordering = ["match", "number"]
         constraints = [
@@ -323,6 +344,8 @@ class Absence(models.Model):
     kind = models.CharField(max_length=4, choices=Kind.choices, default=Kind.HALF)
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+
+    history = history()
 
     class Meta:
         ordering = ["round_number", "entry"]

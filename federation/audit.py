@@ -1,0 +1,145 @@
+"""The history of everything: who, when, why, before and after — on django-simple-history.
+
+Why django-simple-history (and not django-auditlog): it stores a full snapshot of the row for every
+change (``HistoricalX`` tables), so "before" and "after" are rows we can show, compare and restore
+(``instance.history.as_of(t)``), not a JSON diff we would have to replay; it has a change reason and a
+user built in, an admin history page with revert, and extra fields on the history rows (``bases=``),
+which we use to group the rows of one action and to find a tournament's history with one index.
+
+Every service that writes opens an :func:`audit_context` naming the *action* (e.g.
+``"result.correct"``), the user, the reason and the tournament. Each history row written inside it
+gets those values (:func:`_fill_history_row`), plus an ``audit_action_id`` shared by every row of the
+same action, so a correction that replaces three sets and changes a match reads as one event
+(:mod:`tournaments.history`). Rows written outside any context (the admin, a shell) get the request
+user from ``simple_history``'s middleware and an action id of their own.
+"""
+from __future__ import annotations
+
+import contextvars
+import uuid
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+
+from django.db import models
+from django.dispatch import receiver
+from simple_history.signals import pre_create_historical_record
+
+
+@dataclass(frozen=True, slots=True)
+class AuditContext:
+    """What the history rows of one action carry: ``action`` (dotted name), ``action_id`` (32 hex
+    characters, shared by the rows of one action), ``user`` (or None), ``reason`` (may be empty) and
+    ``tournament_id`` (or None)."""
+
+    action: str
+    action_id: str
+    user: object | None = None
+    reason: str = ""
+    tournament_id: int | None = None
+
+
+_current: contextvars.ContextVar[AuditContext | None] = contextvars.ContextVar("audit_context", default=None)
+
+
+def current() -> AuditContext | None:
+    """The innermost active :class:`AuditContext`, or None."""
+    return _current.get()
+
+
+@contextmanager
+def audit_context(*, action: str, user=None, reason: str = "", tournament_id: int | None = None):
+    """Run a block as one audited action.
+
+    Nested contexts belong to the outer action (same ``action`` and ``action_id``): a service that
+    calls another service is one event in the history. A nested context may add what the outer one
+    lacks (a user, a reason, a tournament). ``user`` that is not authenticated is stored as None.
+    """
+    if not getattr(user, "is_authenticated", False):
+        user = None
+    outer = _current.get()
+    if outer is None:
+        ctx = AuditContext(action=action, action_id=uuid.uuid4().hex, user=user, reason=(reason or "").strip(),
+                           tournament_id=tournament_id)
+    else:
+        ctx = replace(
+            outer,
+            user=outer.user or user,
+            reason=outer.reason or (reason or "").strip(),
+            tournament_id=outer.tournament_id or tournament_id,
+        )
+    token = _current.set(ctx)
+    try:
+        yield ctx
+    finally:
+        _current.reset(token)
+
+
+def history(**kwargs):
+    """``HistoricalRecords`` as every tracked model of the product uses it: the audit columns of
+    :class:`AuditedHistoryModel` and a change reason of any length."""
+    from simple_history.models import HistoricalRecords
+
+    kwargs.setdefault("history_change_reason_field", models.TextField(null=True, blank=True))
+    return HistoricalRecords(bases=[AuditedHistoryModel], **kwargs)
+
+
+class AuditedHistoryModel(models.Model):
+    """Extra columns of every history table: the action, the id grouping one action's rows and the
+    tournament the row belongs to (for ``GET /api/tournaments/{slug}/history/``)."""
+
+    audit_action = models.CharField(max_length=40, blank=True, default="")
+    audit_action_id = models.CharField(max_length=32, blank=True, default="", db_index=True)
+    audit_tournament_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        abstract = True
+
+
+def _tournament_id_of(instance) -> int | None:
+    """The tournament a tracked row belongs to, without a query where the row knows it."""
+    name = type(instance).__name__
+    if name == "Tournament":
+        return instance.pk
+    if hasattr(instance, "tournament_id"):
+        return instance.tournament_id
+    if name == "Match":
+        return _cached_or_query(instance, "round", "tournament_id")
+    if name == "SetResult":
+        from tournaments.models import Round
+
+        return Round.objects.filter(matches__pk=instance.match_id).values_list("tournament_id", flat=True).first()
+    if name == "Absence":
+        return _cached_or_query(instance, "entry", "tournament_id")
+    return None
+
+
+def _cached_or_query(instance, relation: str, attr: str):
+    field = type(instance)._meta.get_field(relation)
+    if field.is_cached(instance):
+        return getattr(getattr(instance, relation), attr)
+    related_id = getattr(instance, f"{relation}_id")
+    return field.related_model.objects.filter(pk=related_id).values_list(attr, flat=True).first()
+
+
+@receiver(pre_create_historical_record)
+def _fill_history_row(sender, instance, history_instance, **kwargs):
+    """Give a new history row the current action, user, reason and tournament."""
+    if not isinstance(history_instance, AuditedHistoryModel):
+        return
+    ctx = _current.get()
+    if ctx is not None:
+        history_instance.audit_action = ctx.action[:40]
+        history_instance.audit_action_id = ctx.action_id
+        if ctx.user is not None:
+            history_instance.history_user = ctx.user
+        if ctx.reason and not history_instance.history_change_reason:
+            history_instance.history_change_reason = ctx.reason
+    else:
+        history_instance.audit_action = {"+": "create", "~": "edit", "-": "delete"}.get(
+            history_instance.history_type, "edit"
+        )
+        history_instance.audit_action_id = uuid.uuid4().hex
+    tid = ctx.tournament_id if ctx is not None and ctx.tournament_id else None
+    if type(instance).__name__ in ("Tournament", "Entry", "Round", "Match", "SetResult", "Absence", "TournamentRole"):
+        tid = _tournament_id_of(instance) or tid
+    history_instance.audit_tournament_id = tid
