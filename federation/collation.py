@@ -1,17 +1,46 @@
 """Turkish collation for names: the alphabet a b c ç d e f g ğ h ı i j k l m n o ö p r s ş t u ü v y z."""
 from __future__ import annotations
 
+import re
+
 #: The Turkish alphabet (29 letters) with q, w, x (foreign names) placed where Latin puts them.
 TURKISH_ALPHABET = "abcçdefgğhıijklmnoöpqrsştuüvwxyz"
 _RANK = {ch: i for i, ch in enumerate(TURKISH_ALPHABET)}
 # circumflexed vowels (hâlâ, Âlim) sort as their plain letter, then after it on a tie
 _FOLD = {"â": "a", "î": "i", "û": "u"}
 _LOWER = str.maketrans({"I": "ı", "İ": "i"})
+_UPPER = str.maketrans({"i": "İ", "ı": "I"})
 
 
 def turkish_lower(text: str) -> str:
     """Turkish lower case: ``I`` → ``ı`` and ``İ`` → ``i`` (Python's ``str.lower`` maps ``I`` to ``i``)."""
     return text.translate(_LOWER).lower().replace("i\u0307", "i")
+
+
+def turkish_upper(text: str) -> str:
+    """Turkish upper case: ``i`` → ``İ`` and ``ı`` → ``I`` (Python's ``str.upper`` maps ``i`` to ``I``)."""
+    return turkish_lower(text).translate(_UPPER).upper()
+
+
+def turkish_title(text: str) -> str:
+    """Each word's first letter in Turkish upper case, the rest in Turkish lower case: "ışık İNCE" →
+    "Işık İnce". Words are split at white space and hyphens ("ayşe-nur" → "Ayşe-Nur")."""
+    def word(m: re.Match) -> str:
+        w = m.group(0)
+        return turkish_upper(w[:1]) + turkish_lower(w[1:])
+
+    return re.sub(r"[^\s-]+", word, text)
+
+
+def turkish_case_variants(text: str) -> list[str]:
+    """``text`` as typed, in Turkish lower case, upper case and title case (no duplicates, in that order).
+
+    Databases fold case without Turkish rules (SQLite's ``LIKE`` folds ASCII letters only;
+    PostgreSQL's ``UPPER`` follows the database locale, rarely a Turkish one), so a search that must
+    find "IŞIK" for "ışık" and "İnci" for "inci" ORs its lookups over these variants.
+    """
+    variants = [text, turkish_lower(text), turkish_upper(text), turkish_title(text)]
+    return list(dict.fromkeys(variants))
 
 
 def turkish_sort_key(text: str) -> tuple:
