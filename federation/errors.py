@@ -21,15 +21,17 @@ class ApplicationError(Exception):
     status = 400
     default_code = "invalid"
 
-    def __init__(self, message: str, *, field: str | None = None, code: str | None = None):
+    def __init__(self, message: str, *, field: str | None = None, code: str | None = None, extra: dict | None = None):
         super().__init__(message)
         self.message = message
         self.field = field
         self.code = code or self.default_code
+        self.extra = extra or {}
 
     def as_dict(self) -> dict:
-        """``{"code", "message", "field"}`` — the body of an API error."""
-        return {"code": self.code, "message": self.message, "field": self.field}
+        """``{"code", "message", "field"}`` — the body of an API error — plus any ``extra`` keys
+        (e.g. ``"current"``: the stored value a stale write lost to)."""
+        return {"code": self.code, "message": self.message, "field": self.field, **self.extra}
 
 
 class ValidationFailed(ApplicationError):
@@ -55,3 +57,11 @@ class Conflict(ApplicationError):
 
     status = 409
     default_code = "conflict"
+
+
+class PreconditionRequired(ApplicationError):
+    """A write that would change an existing value did not say which version it saw (``version`` in
+    the body or ``If-Match``). HTTP 428 (RFC 6585)."""
+
+    status = 428
+    default_code = "version_required"

@@ -51,13 +51,20 @@ def event_key(tournament: Tournament) -> tuple[dt.date, int]:
 
 
 def rateable_tournaments() -> list[Tournament]:
-    """Tournaments the national rating counts: finished, with their final standings published."""
-    qs = Tournament.objects.filter(status=Tournament.Status.FINISHED, standings_published_at__isnull=False)
+    """Tournaments the national rating counts: finished, with their final standings published, not archived."""
+    qs = Tournament.objects.filter(
+        status=Tournament.Status.FINISHED, standings_published_at__isnull=False, archived_at__isnull=True
+    )
     return sorted(qs, key=event_key)
 
 
 def is_rateable(tournament: Tournament) -> bool:
-    return tournament.status == Tournament.Status.FINISHED and tournament.standings_published_at is not None
+    """Finished, final standings published, not archived (see :func:`rateable_tournaments`)."""
+    return (
+        tournament.status == Tournament.Status.FINISHED
+        and tournament.standings_published_at is not None
+        and tournament.archived_at is None
+    )
 
 
 @dataclass(frozen=True, slots=True)

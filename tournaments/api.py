@@ -13,15 +13,16 @@ import django_filters
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework import exceptions as drf_exceptions
 from rest_framework import generics, status
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from federation.api_views import error_responses, validated_input
-from federation.errors import NotFound
+from federation.errors import NotFound, ValidationFailed
 from federation.models import Player
-from tournaments import access, selectors, services, trf_io
+from tournaments import access, history, publication, selectors, services, trf_io
 from tournaments import serializers as s
 from tournaments.models import Entry, Match, Round, Tournament
 
@@ -34,11 +35,9 @@ _errors = error_responses
 # --------------------------------------------------------------------------------------------
 
 
-def _tournament(slug: str) -> Tournament:
-    t = Tournament.objects.filter(slug=slug).first()
-    if t is None:
-        raise NotFound(_("No tournament %(slug)s.") % {"slug": slug})
-    return t
+def _tournament(slug: str, user=None) -> Tournament:
+    """The tournament as ``user`` may see it (the publish gate: archived ones for staff only)."""
+    return publication.get_tournament(slug, user)
 
 
 def _round(t: Tournament, number: int) -> Round:
@@ -123,7 +122,81 @@ class TournamentDetailApi(APIView):
     @extend_schema(operation_id="tournaments_retrieve", tags=TAG,
                    responses={200: s.TournamentDetailOutputSerializer, **_errors(404)})
     def get(self, request, slug: str):
-        return Response(_tournament_data(_tournament(slug), request.user))
+        return Response(_tournament_data(_tournament(slug, request.user), request.user))
+
+    @extend_schema(
+        operation_id="tournaments_update", tags=TAG, request=s.TournamentUpdateInputSerializer,
+        responses={200: s.TournamentDetailOutputSerializer, **_errors(400, 401, 403, 404, 409)},
+        description="Edit settings (organisers): name, dates, venue, city, chief arbiter, time control, "
+        "tie-breaks (until round 1 is paired; staff later too), number of rounds. Recorded in the history.",
+    )
+    def patch(self, request, slug: str):
+        t = _tournament(slug, request.user)
+        data = dict(validated_input(s.TournamentUpdateInputSerializer, request.data))
+        reason = data.pop("reason", "")
+        t = services.tournament_update(tournament=t, user=request.user, reason=reason, **data)
+        return Response(_tournament_data(t, request.user))
+
+    @extend_schema(
+        operation_id="tournaments_destroy", tags=TAG, request=s.TournamentDeleteInputSerializer,
+        responses={204: None, 200: s.TournamentDetailOutputSerializer, **_errors(400, 401, 403, 404)},
+        description="Staff only, with the slug typed again (`confirm`) and a reason. A tournament with rated "
+        "results is archived (200, hidden, no longer rated; POST .../restore/ brings it back); any other is "
+        "deleted (204).",
+    )
+    def delete(self, request, slug: str):
+        t = _tournament(slug, request.user)
+        data = validated_input(s.TournamentDeleteInputSerializer, request.data)
+        kept = services.tournament_delete(tournament=t, user=request.user, reason=data["reason"], confirm=data["confirm"])
+        if kept is None:
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        return Response(_tournament_data(kept, request.user))
+
+
+class TournamentRestoreApi(APIView):
+    """Bring an archived tournament back (staff)."""
+
+    @extend_schema(operation_id="tournaments_restore", tags=TAG, request=s.ReasonInputSerializer,
+                   responses={200: s.TournamentDetailOutputSerializer, **_errors(401, 403, 404, 409)})
+    def post(self, request, slug: str):
+        t = _tournament(slug, request.user)
+        data = validated_input(s.ReasonInputSerializer, request.data)
+        t = services.tournament_restore(tournament=t, user=request.user, reason=data["reason"])
+        return Response(_tournament_data(t, request.user))
+
+
+class TournamentHistoryApi(APIView):
+    """Every change of the tournament, newest first (organisers and staff)."""
+
+    @extend_schema(
+        operation_id="tournaments_history", tags=TAG,
+        parameters=[
+            OpenApiParameter("round", int, description="Only actions touching this round."),
+            OpenApiParameter("board", int, description="Only actions touching this board (with round)."),
+            OpenApiParameter("limit", int, description="At most this many items (1..1000, default 200)."),
+            OpenApiParameter("offset", int, description="Skip this many items."),
+        ],
+        responses={200: s.HistoryItemSerializer(many=True), **_errors(400, 401, 403, 404)},
+    )
+    def get(self, request, slug: str):
+        t = _tournament(slug, request.user)
+        if not request.user.is_authenticated:
+            raise drf_exceptions.NotAuthenticated()
+        access.require(publication.sees_everything(t, request.user), _("Only the organiser can see the history."))
+        params = {}
+        for name, lo, hi in (("round", 1, 99), ("board", 1, 9999), ("limit", 1, 1000), ("offset", 0, 10**6)):
+            raw = request.query_params.get(name)
+            if raw in (None, ""):
+                continue
+            if not raw.isdigit() or not lo <= int(raw) <= hi:
+                raise ValidationFailed(_("Must be a whole number from %(lo)d to %(hi)d.") % {"lo": lo, "hi": hi},
+                                       field=name)
+            params[name] = int(raw)
+        items = history.tournament_history(
+            tournament=t, round_number=params.get("round"), board=params.get("board"),
+            limit=params.get("limit", 200), offset=params.get("offset", 0),
+        )
+        return Response([i.as_dict() for i in items])
 
 
 class TournamentImportTrfApi(APIView):
@@ -163,24 +236,66 @@ class EntryAddApi(APIView):
     @extend_schema(operation_id="entries_create", tags=TAG, request=s.EntryAddInputSerializer,
                    responses={201: s.EntryOutputSerializer, **_errors(400, 403, 404, 409)})
     def post(self, request, slug: str):
-        t = _tournament(slug)
+        t = _tournament(slug, request.user)
         data = validated_input(s.EntryAddInputSerializer, request.data)
         player = Player.objects.filter(federation_id=data["federation_id"]).first()
         if player is None:
             raise NotFound(_("No player with federation id %(id)s.") % {"id": data["federation_id"]},
                            field="federation_id")
-        entry = services.entry_add(tournament=t, player=player, user=request.user)
+        entry = services.entry_add(tournament=t, player=player, user=request.user, missed_rounds=data["missed_rounds"])
         return Response(s.EntryOutputSerializer(entry).data, status=status.HTTP_201_CREATED)
 
 
 class EntryWithdrawApi(APIView):
     """Withdraw an entry from the following rounds."""
 
-    @extend_schema(operation_id="entries_withdraw", tags=TAG, request=None,
-                   responses={200: s.EntryOutputSerializer, **_errors(403, 404)})
+    @extend_schema(operation_id="entries_withdraw", tags=TAG, request=s.ReasonInputSerializer,
+                   responses={200: s.EntryOutputSerializer, **_errors(403, 404, 409)})
     def post(self, request, slug: str, start_no: int):
-        entry = services.entry_withdraw(entry=_entry(_tournament(slug), start_no), user=request.user)
+        data = validated_input(s.ReasonInputSerializer, request.data)
+        entry = services.entry_withdraw(entry=_entry(_tournament(slug, request.user), start_no), user=request.user,
+                                        reason=data["reason"])
         return Response(s.EntryOutputSerializer(entry).data)
+
+
+class EntryReinstateApi(APIView):
+    """Undo a withdrawal: the player is paired again from the next round."""
+
+    @extend_schema(operation_id="entries_reinstate", tags=TAG, request=s.ReasonInputSerializer,
+                   responses={200: s.EntryOutputSerializer, **_errors(403, 404, 409)})
+    def post(self, request, slug: str, start_no: int):
+        data = validated_input(s.ReasonInputSerializer, request.data)
+        entry = services.entry_reinstate(entry=_entry(_tournament(slug, request.user), start_no), user=request.user,
+                                         reason=data["reason"])
+        return Response(s.EntryOutputSerializer(entry).data)
+
+
+class ByeRequestApi(APIView):
+    """Request a half- or zero-point bye for a round not paired yet (C.04.2 pre-assigned byes)."""
+
+    @extend_schema(operation_id="byes_create", tags=TAG, request=s.ByeRequestInputSerializer,
+                   responses={201: s.ByeRequestInputSerializer, **_errors(400, 403, 404, 409)})
+    def post(self, request, slug: str):
+        t = _tournament(slug, request.user)
+        data = validated_input(s.ByeRequestInputSerializer, request.data)
+        absence = services.entry_request_bye(
+            entry=_entry(t, data["start_no"]), round_number=data["round_number"], kind=data["kind"], user=request.user,
+        )
+        out = {"start_no": data["start_no"], "round_number": absence.round_number, "kind": absence.kind}
+        return Response(out, status=status.HTTP_201_CREATED)
+
+
+class ByeWithdrawApi(APIView):
+    """Withdraw a requested bye before its round is paired."""
+
+    @extend_schema(operation_id="byes_destroy", tags=TAG, request=s.ReasonInputSerializer,
+                   responses={204: None, **_errors(403, 404, 409)})
+    def delete(self, request, slug: str, start_no: int, number: int):
+        t = _tournament(slug, request.user)
+        data = validated_input(s.ReasonInputSerializer, request.data)
+        services.entry_bye_withdraw(entry=_entry(t, start_no), round_number=number, user=request.user,
+                                    reason=data["reason"])
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 # --------------------------------------------------------------------------------------------
@@ -197,7 +312,7 @@ class RoundPairApi(APIView):
         examples=[OpenApiExample("Round 1 with a given coin seed", value={"coin_seed": "abc"}, request_only=True)],
     )
     def post(self, request, slug: str):
-        t = _tournament(slug)
+        t = _tournament(slug, request.user)
         data = validated_input(s.RoundPairInputSerializer, request.data)
         r = services.round_pair(tournament=t, user=request.user, coin_seed=data["coin_seed"] or None)
         return Response(_round_data(r), status=status.HTTP_201_CREATED)
@@ -208,7 +323,31 @@ class RoundDetailApi(APIView):
 
     @extend_schema(operation_id="rounds_retrieve", tags=TAG, responses={200: s.RoundOutputSerializer, **_errors(404)})
     def get(self, request, slug: str, number: int):
-        return Response(_round_data(_visible_round(_tournament(slug), number, request.user)))
+        return Response(_round_data(_visible_round(_tournament(slug, request.user), number, request.user)))
+
+    @extend_schema(
+        operation_id="rounds_destroy", tags=TAG, request=s.ReasonInputSerializer,
+        responses={204: None, **_errors(401, 403, 404, 409)},
+        description="Undo the pairing of the last round while no result is entered in it; it can then be "
+        "paired again (services.round_delete).",
+    )
+    def delete(self, request, slug: str, number: int):
+        r = _round(_tournament(slug, request.user), number)
+        data = validated_input(s.ReasonInputSerializer, request.data)
+        services.round_delete(round=r, user=request.user, reason=data["reason"])
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class RoundReopenApi(APIView):
+    """Reopen the last closed round (closed → published), with a reason."""
+
+    @extend_schema(operation_id="rounds_reopen", tags=TAG, request=s.RequiredReasonInputSerializer,
+                   responses={200: s.RoundOutputSerializer, **_errors(400, 401, 403, 404, 409)})
+    def post(self, request, slug: str, number: int):
+        r = _round(_tournament(slug, request.user), number)
+        data = validated_input(s.RequiredReasonInputSerializer, request.data)
+        r = services.round_reopen(round=r, user=request.user, reason=data["reason"])
+        return Response(_round_data(r))
 
 
 class RoundPublishApi(APIView):
@@ -217,7 +356,7 @@ class RoundPublishApi(APIView):
     @extend_schema(operation_id="rounds_publish", tags=TAG, request=None,
                    responses={200: s.RoundOutputSerializer, **_errors(403, 404, 409)})
     def post(self, request, slug: str, number: int):
-        r = services.round_publish(round=_round(_tournament(slug), number), user=request.user)
+        r = services.round_publish(round=_round(_tournament(slug, request.user), number), user=request.user)
         return Response(_round_data(r))
 
 
@@ -227,7 +366,7 @@ class RoundCloseApi(APIView):
     @extend_schema(operation_id="rounds_close", tags=TAG, request=None,
                    responses={200: s.RoundOutputSerializer, **_errors(403, 404, 409)})
     def post(self, request, slug: str, number: int):
-        r = services.round_close(round=_round(_tournament(slug), number), user=request.user)
+        r = services.round_close(round=_round(_tournament(slug, request.user), number), user=request.user)
         return Response(_round_data(r))
 
 
@@ -236,12 +375,17 @@ class MatchResultApi(APIView):
 
     @extend_schema(
         operation_id="rounds_board_result", tags=TAG, request=s.MatchResultInputSerializer,
-        responses={200: s.MatchResultOutputSerializer, **_errors(400, 403, 404, 409)},
+        responses={200: s.MatchResultOutputSerializer, **_errors(400, 401, 403, 404, 409, 428)},
         description=(
             "Sets in play order; the match's white starts sets 1, 3, 5. A match is decided as soon as "
             "one player's lead cannot be caught (2–0 in 3 sets). Bad input → 400 with field "
-            '"sets[i]" (1-based) or "sets" and the reason; a stale "version" → 409.'
+            '"sets[i]" (1-based) or "sets" and the reason. Once the board has a result, a change must carry '
+            'the version seen ("version" or If-Match: "3"): none → 428, an old one → 409 with "current". '
+            "A closed round's result is corrected by organisers with a \"reason\" (referees → 409). "
+            "The response carries the new version as ETag."
         ),
+        parameters=[OpenApiParameter("If-Match", str, location=OpenApiParameter.HEADER, required=False,
+                                     description='The match version you saw, e.g. "3".')],
         examples=[OpenApiExample(
             "White wins 2–0",
             value={"sets": [{"white_store": 30, "black_store": 18, "termination": "completed", "moves": ""},
@@ -251,7 +395,7 @@ class MatchResultApi(APIView):
         )],
     )
     def post(self, request, slug: str, number: int, board: int):
-        match = _board(_round(_tournament(slug), number), board)
+        match = _board(_round(_tournament(slug, request.user), number), board)
         data = validated_input(s.MatchResultInputSerializer, request.data)
         sets = [
             services.SetInput(
@@ -260,11 +404,31 @@ class MatchResultApi(APIView):
             )
             for x in data["sets"]
         ]
+        version = data["version"]
+        if version is None:
+            version = _if_match_version(request.headers.get("If-Match"))
         match = services.match_result_enter(
-            match=match, sets=sets, forfeit=data["forfeit"], user=request.user, expected_version=data["version"]
+            match=match, sets=sets, forfeit=data["forfeit"], user=request.user, expected_version=version,
+            reason=data["reason"],
         )
         match = Match.objects.prefetch_related("sets").get(pk=match.pk)
-        return Response(s.MatchResultOutputSerializer(match).data)
+        response = Response(s.MatchResultOutputSerializer(match).data)
+        response["ETag"] = f'"{match.version}"'
+        return response
+
+
+def _if_match_version(header: str | None) -> int | None:
+    """The version in an ``If-Match`` header (``"3"``, ``W/"3"`` or ``3``); None when absent.
+    Raises ValidationFailed (field ``If-Match``) for anything else."""
+    if header is None or not header.strip():
+        return None
+    text = header.strip()
+    if text.startswith("W/"):
+        text = text[2:]
+    text = text.strip('"')
+    if not text.isdigit() or not 1 <= int(text) <= 2_000_000_000:
+        raise ValidationFailed(_('If-Match must be the version you saw, e.g. "3".'), field="If-Match")
+    return int(text)
 
 
 # --------------------------------------------------------------------------------------------
@@ -283,7 +447,7 @@ class StandingsApi(APIView):
         )],
     )
     def get(self, request, slug: str):
-        t = _tournament(slug)
+        t = _tournament(slug, request.user)
         lang = (request.query_params.get("lang") or get_language() or "tr")[:2]
         lang = lang if lang in ("tr", "en") else "tr"
         if access.can_organise(request.user, t):
@@ -309,5 +473,5 @@ class StandingsPublishApi(APIView):
     @extend_schema(operation_id="standings_publish", tags=TAG, request=None,
                    responses={200: s.StandingsPublishOutputSerializer, **_errors(403, 404, 409)})
     def post(self, request, slug: str):
-        t = services.standings_publish(tournament=_tournament(slug), user=request.user)
+        t = services.standings_publish(tournament=_tournament(slug, request.user), user=request.user)
         return Response(s.StandingsPublishOutputSerializer(t).data)

@@ -95,9 +95,14 @@ class MatchResultForm(forms.Form):
     forfeit = forms.ChoiceField(label=_("Match"), choices=FORFEIT_CHOICES, required=False)
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
-    def __init__(self, *args, sets_per_match: int = 3, **kwargs):
+    def __init__(self, *args, sets_per_match: int = 3, with_reason: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.sets_per_match = sets_per_match
+        if with_reason:  # correcting a closed round: the organiser says why (recorded in the history)
+            self.fields["reason"] = forms.CharField(
+                label=_("Reason for the correction"), max_length=500, required=True,
+                widget=forms.TextInput(attrs={"autocomplete": "off"}),
+            )
         for i in range(1, sets_per_match + 1):
             num = {"min": 0, "max": 48, "inputmode": "numeric", "pattern": "[0-9]*", "class": "stones"}
             self.fields[f"set{i}_white"] = forms.IntegerField(
@@ -147,3 +152,61 @@ class MatchResultForm(forms.Form):
         if not sets and not data.get("forfeit") and not self.errors:
             raise forms.ValidationError(_("Enter at least one set, or choose a forfeit."))
         return data
+
+
+class TournamentEditForm(forms.Form):
+    """Edit a tournament's settings (services.tournament_update); the tie-break order as up to six
+    choices, offered until round 1 is paired (staff: always)."""
+
+    TEXT = ("name", "venue", "city", "chief_arbiter", "time_control")
+
+    name = forms.CharField(label=_("Name"), max_length=160)
+    start_date = forms.DateField(label=_("Start date"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    end_date = forms.DateField(label=_("End date"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    venue = forms.CharField(label=_("Venue"), max_length=160, required=False)
+    city = forms.CharField(label=_("City"), max_length=60, required=False)
+    chief_arbiter = forms.CharField(label=_("Chief arbiter"), max_length=120, required=False)
+    time_control = forms.CharField(label=_("Time control"), max_length=120, required=False)
+    rounds_total = forms.IntegerField(label=_("Number of rounds"), min_value=1, max_value=99)
+    reason = forms.CharField(label=_("Reason (optional, recorded in the history)"), max_length=500, required=False)
+
+    def __init__(self, *args, tournament: Tournament, lang: str = "tr", tiebreaks_editable: bool | None = None, **kwargs):
+        self.tournament = tournament
+        initial = {f: getattr(tournament, f) for f in (*self.TEXT, "start_date", "end_date", "rounds_total")}
+        current = list(tournament.tiebreaks or [])
+        for i in range(TournamentForm.TIEBREAK_SLOTS):
+            initial[f"tiebreak_{i + 1}"] = current[i] if i < len(current) else ""
+        kwargs.setdefault("initial", initial)
+        super().__init__(*args, **kwargs)
+        self.lang = lang
+        if tiebreaks_editable is None:
+            tiebreaks_editable = not tournament.rounds.exists()
+        self.tiebreaks_editable = tiebreaks_editable
+        choices = [("", "—")] + [(k, tiebreak_label(k, lang)) for k in sorted(TIEBREAKS)]
+        for i in range(TournamentForm.TIEBREAK_SLOTS):
+            self.fields[f"tiebreak_{i + 1}"] = forms.ChoiceField(
+                label=_("Tie-break %(n)d") % {"n": i + 1}, choices=choices, required=False,
+                disabled=not tiebreaks_editable,
+            )
+        if tournament.system == Tournament.System.ROUND_ROBIN:
+            self.fields["rounds_total"].disabled = True
+
+    def changes(self, data: dict) -> dict:
+        """The settings that differ from the tournament's, as services.tournament_update keywords."""
+        out = {}
+        for f in (*self.TEXT, "start_date", "end_date", "rounds_total"):
+            if f in data and data[f] != getattr(self.tournament, f):
+                out[f] = data[f]
+        if self.tiebreaks_editable:
+            keys = [data.get(f"tiebreak_{i + 1}") for i in range(TournamentForm.TIEBREAK_SLOTS)]
+            keys = [k for k in keys if k]
+            if keys != list(self.tournament.tiebreaks or []):
+                out["tiebreaks"] = keys
+        return out
+
+
+class TournamentDeleteForm(forms.Form):
+    """Confirm deleting a tournament: its short name typed again and a reason."""
+
+    confirm = forms.CharField(label=_("Type the short name of the tournament to confirm"), max_length=80)
+    reason = forms.CharField(label=_("Reason"), max_length=500)

@@ -25,10 +25,15 @@ from tournaments.standings import (
 
 
 def tournament_list(*, user=None) -> QuerySet[Tournament]:
-    """All tournaments, newest first, with their entry counts."""
+    """Tournaments ``user`` may see (archived ones for staff only), newest first, with entry counts."""
     from django.db.models import Count
 
-    return Tournament.objects.annotate(n_entries=Count("entries")).order_by("-start_date", "-id")
+    from federation import roles
+
+    qs = Tournament.objects.annotate(n_entries=Count("entries")).order_by("-start_date", "-id")
+    if not roles.is_staff(user):
+        qs = qs.filter(archived_at__isnull=True)
+    return qs
 
 
 def visible_rounds(*, tournament: Tournament, user=None) -> list[Round]:
@@ -177,15 +182,13 @@ def _default_round(tournament: Tournament, loaded: _Loaded) -> int:
 
 def standings_round_for(*, tournament: Tournament, public_only: bool) -> int | None:
     """The round the shown standings are after: for the public, the round the organiser published
-    them after (``None`` when they are not published); otherwise ``None`` (= the default)."""
+    them after (0 when they are not published; :func:`tournaments.publication.published_round`);
+    otherwise ``None`` (= the default)."""
+    from tournaments.publication import published_round
+
     if not public_only:
         return None
-    if not tournament.standings_published:
-        return 0
-    if tournament.standings_round is None:  # published before the round was recorded: last closed round
-        last = tournament.rounds.filter(status=Round.Status.CLOSED).order_by("-number").first()
-        return last.number if last else 0
-    return tournament.standings_round
+    return published_round(tournament)
 
 
 def tournament_standings(

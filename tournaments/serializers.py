@@ -49,6 +49,57 @@ class TrfImportInputSerializer(serializers.Serializer):
 
 class EntryAddInputSerializer(serializers.Serializer):
     federation_id = serializers.CharField(max_length=20)
+    missed_rounds = serializers.ChoiceField(
+        choices=["half", "zero"], default="zero",
+        help_text="A late entrant's bye for each round already played: zero (default) or half a point.",
+    )
+
+
+class ReasonInputSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="",
+                                   help_text="Why (recorded in the history).")
+
+
+class RequiredReasonInputSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=500, help_text="Why (mandatory; recorded in the history).")
+
+
+class ByeRequestInputSerializer(serializers.Serializer):
+    start_no = serializers.IntegerField(min_value=1, max_value=9999)
+    round_number = serializers.IntegerField(min_value=1, max_value=99)
+    kind = serializers.ChoiceField(choices=["half", "zero"], default="half")
+
+
+class TournamentUpdateInputSerializer(serializers.Serializer):
+    """Any subset of the editable settings (services.EDITABLE_SETTINGS) and an optional reason."""
+
+    name = serializers.CharField(max_length=160, required=False)
+    start_date = serializers.DateField(required=False, allow_null=True)
+    end_date = serializers.DateField(required=False, allow_null=True)
+    venue = serializers.CharField(max_length=160, required=False, allow_blank=True)
+    city = serializers.CharField(max_length=60, required=False, allow_blank=True)
+    chief_arbiter = serializers.CharField(max_length=120, required=False, allow_blank=True)
+    time_control = serializers.CharField(max_length=120, required=False, allow_blank=True)
+    tiebreaks = serializers.ListField(child=serializers.CharField(max_length=40), required=False, max_length=12)
+    rounds_total = serializers.IntegerField(min_value=1, max_value=99, required=False)
+    reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+
+
+class TournamentDeleteInputSerializer(serializers.Serializer):
+    confirm = serializers.CharField(max_length=80, help_text="The tournament's slug, typed again.")
+    reason = serializers.CharField(max_length=500, help_text="Why (mandatory; recorded in the history).")
+
+
+class HistoryItemSerializer(serializers.Serializer):
+    at = serializers.DateTimeField()
+    user = serializers.CharField(allow_null=True, help_text="Display name of who did it (null: the system).")
+    action = serializers.CharField(help_text='e.g. "result.enter", "result.correct", "round.pair", "round.delete".')
+    object = serializers.CharField(help_text='What changed, e.g. "Round 3, board 1".')
+    reason = serializers.CharField(allow_blank=True)
+    before = serializers.JSONField(allow_null=True, help_text="Changed fields before (null: created).")
+    after = serializers.JSONField(allow_null=True, help_text="Changed fields after (null: deleted).")
+    round = serializers.IntegerField(allow_null=True)
+    board = serializers.IntegerField(allow_null=True)
 
 
 class RoundPairInputSerializer(serializers.Serializer):
@@ -75,8 +126,15 @@ class SetInputSerializer(serializers.Serializer):
 class MatchResultInputSerializer(serializers.Serializer):
     sets = SetInputSerializer(many=True, required=False, default=list)
     forfeit = serializers.CharField(default="", allow_blank=True, help_text="white, black or both: who did not appear.")
-    version = serializers.IntegerField(required=False, allow_null=True, default=None,
-                                       help_text="The match version you saw; a newer one → 409.")
+    version = serializers.IntegerField(
+        required=False, allow_null=True, default=None, min_value=1,
+        help_text="The match version you saw (or send If-Match). Required once the board has a result "
+        "(missing → 428); an old one → 409 with the current result.",
+    )
+    reason = serializers.CharField(
+        max_length=500, required=False, allow_blank=True, default="",
+        help_text="Mandatory to correct a result of a closed round (organisers only); recorded in the history.",
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -135,7 +193,7 @@ class TournamentDetailOutputSerializer(serializers.ModelSerializer):
             "slug", "name", "start_date", "end_date", "venue", "city", "system", "rounds_total",
             "double_round_robin", "sets_per_match", "variant", "tiebreaks", "bye_points", "status",
             "standings_published", "standings_published_at", "chief_arbiter", "time_control",
-            "imported_from_trf", "version", "entries", "rounds",
+            "imported_from_trf", "version", "archived_at", "entries", "rounds",
         ]
 
     @extend_schema_field(EntryOutputSerializer(many=True))

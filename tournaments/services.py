@@ -7,6 +7,7 @@ thinking: ``games.engine`` (set and match results), ``tournaments.pairing`` (pai
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 from dataclasses import dataclass
@@ -14,13 +15,15 @@ from decimal import Decimal
 from typing import Sequence
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Q
+from django.db.models import F, Max, Q
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 import games.engine as engine
-from federation.errors import Conflict, ValidationFailed
+from federation import roles
+from federation.audit import audit_context
+from federation.errors import Conflict, PermissionDenied, PreconditionRequired, ValidationFailed
 from federation.models import Player
 from tournaments import access
 from tournaments.models import Absence, CoinToss, Entry, Match, PairingChange, Round, SetResult, Tournament
@@ -30,6 +33,79 @@ from tournaments.standings import TIEBREAKS
 ONE = Decimal("1")
 HALF = Decimal("0.5")
 ZERO = Decimal("0")
+
+
+# --------------------------------------------------------------------------------------------
+# History and versions
+# --------------------------------------------------------------------------------------------
+
+
+def _tournament_id_in(kwargs: dict) -> int | None:
+    """The tournament a service call is about, from its keyword arguments (no query)."""
+    for key in ("tournament", "round", "match", "entry"):
+        obj = kwargs.get(key)
+        if obj is None:
+            continue
+        if key == "tournament":
+            return obj.pk
+        if key == "round":
+            return obj.tournament_id
+        if key == "entry":
+            return obj.tournament_id
+        if key == "match":
+            return obj.round.tournament_id
+    return None
+
+
+def audited(action: str):
+    """Run the decorated service as one audited action (:func:`federation.audit.audit_context`):
+    every history row it writes carries ``action``, the ``user`` (or ``created_by``) and ``reason``
+    keyword arguments, and the tournament."""
+
+    def decorate(func):
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            user = kwargs.get("user") or kwargs.get("created_by")
+            with audit_context(action=action, user=user, reason=kwargs.get("reason") or "",
+                               tournament_id=_tournament_id_in(kwargs)):
+                return func(*args, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+def tournament_touch(tournament: Tournament) -> int:
+    """Bump ``tournament.version`` atomically in the database (``version = version + 1``: concurrent
+    writers never lose a bump) and return the new value, also set on ``tournament``. Every cached
+    output (PDFs, standings) is keyed on it."""
+    Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
+    tournament.version = Tournament.objects.filter(pk=tournament.pk).values_list("version", flat=True).get()
+    return tournament.version
+
+
+def _reason(reason: str, *, field: str = "reason", message: str | None = None) -> str:
+    text = (reason or "").strip()
+    if not text:
+        raise ValidationFailed(message or _("Say why (the reason is recorded in the history)."), field=field)
+    if len(text) > 500:
+        raise ValidationFailed(_("The reason is longer than 500 characters."), field=field)
+    return text
+
+
+def _rerate_on_commit(tournament: Tournament) -> None:
+    """Queue the rating run of ``tournament`` and every later event once the transaction commits
+    (``ratings.tasks.rate_tournament_task``; idempotent) — after a change to a rated event."""
+    from ratings.tasks import rate_tournament_task
+
+    tid = tournament.pk
+    transaction.on_commit(lambda: rate_tournament_task.delay(tid))
+
+
+def _was_rated(tournament: Tournament) -> bool:
+    from ratings.models import RatingEvent
+
+    return RatingEvent.objects.filter(tournament_id=tournament.pk).exists()
 
 
 # --------------------------------------------------------------------------------------------
@@ -61,6 +137,7 @@ def _check_tiebreaks(keys: Sequence[str]) -> list[str]:
     return list(keys)
 
 
+@audited("tournament.create")
 @transaction.atomic
 def tournament_create(
     *,
@@ -113,14 +190,139 @@ def tournament_create(
     )
 
 
-@transaction.atomic
 def tournament_update_tiebreaks(*, tournament: Tournament, tiebreaks: Sequence[str], user=None) -> Tournament:
-    """Set the ordered tie-break keys (a tournament setting)."""
+    """Set the ordered tie-break keys (a tournament setting); see :func:`tournament_update`."""
+    return tournament_update(tournament=tournament, user=user, tiebreaks=tiebreaks)
+
+
+#: Settings an organiser may edit (:func:`tournament_update`).
+EDITABLE_SETTINGS = (
+    "name", "start_date", "end_date", "venue", "city", "chief_arbiter", "time_control", "tiebreaks", "rounds_total",
+)
+_TEXT_LIMITS = {"name": 160, "venue": 160, "city": 60, "chief_arbiter": 120, "time_control": 120}
+
+
+def _clean_text(value, field: str, limit: int, *, required: bool = False) -> str:
+    text = "" if value is None else str(value)
+    if any(ord(ch) < 32 or ch == "\x7f" for ch in text):
+        raise ValidationFailed(_("Control characters (line breaks, NUL) are not allowed here."), field=field)
+    text = text.strip()
+    if required and not text:
+        raise ValidationFailed(_("This field is required."), field=field)
+    if len(text) > limit:
+        raise ValidationFailed(_("At most %(n)d characters.") % {"n": limit}, field=field)
+    return text
+
+
+@audited("tournament.edit")
+@transaction.atomic
+def tournament_update(*, tournament: Tournament, user=None, reason: str = "", **changes) -> Tournament:
+    """Edit a tournament's settings: any of :data:`EDITABLE_SETTINGS` as keyword arguments.
+
+    Tie-breaks are announced before the event (FIDE C.07 §1): organisers change them until round 1 is
+    paired, federation staff later too. ``rounds_total`` of a Swiss may not drop below the rounds
+    already paired (a round robin's follows from its field, C.05). Recorded in the history with
+    ``reason`` (optional). Raises ValidationFailed naming the field, PermissionDenied, Conflict.
+    """
     if user is not None:
-        access.require(access.can_organise(user, tournament))
-    tournament.tiebreaks = _check_tiebreaks(tiebreaks)
-    tournament.version += 1
-    tournament.save(update_fields=["tiebreaks", "version"])
+        access.require(access.can_organise(user, tournament), _("Only the organiser can edit the tournament."))
+    unknown = sorted(set(changes) - set(EDITABLE_SETTINGS))
+    if unknown:
+        raise ValidationFailed(_("%(f)s cannot be edited.") % {"f": unknown[0]}, field=unknown[0])
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    paired = tournament.rounds.count()
+    for field, limit in _TEXT_LIMITS.items():
+        if field in changes:
+            changes[field] = _clean_text(changes[field], field, limit, required=field == "name")
+    if "tiebreaks" in changes:
+        keys = _check_tiebreaks(list(changes["tiebreaks"] or []))
+        if keys != list(tournament.tiebreaks or []) and paired and not roles.is_staff(user):
+            raise Conflict(
+                _("Tie-breaks are fixed once round 1 is paired (FIDE C.07: announced before the event); "
+                  "federation staff can still change them."),
+                field="tiebreaks",
+            )
+        changes["tiebreaks"] = keys
+    if "rounds_total" in changes:
+        try:
+            n = int(changes["rounds_total"])
+        except (TypeError, ValueError):
+            raise ValidationFailed(_("The number of rounds must be between 1 and 99."), field="rounds_total") from None
+        if n != tournament.rounds_total and tournament.system == Tournament.System.ROUND_ROBIN and paired:
+            raise Conflict(_("A round robin's rounds follow from its players (C.05)."), field="rounds_total")
+        if not 1 <= n <= 99:
+            raise ValidationFailed(_("The number of rounds must be between 1 and 99."), field="rounds_total")
+        if n < paired:
+            raise Conflict(
+                _("%(p)d rounds are already paired; the event cannot have fewer.") % {"p": paired}, field="rounds_total"
+            )
+        changes["rounds_total"] = n
+    start = changes.get("start_date", tournament.start_date)
+    end = changes.get("end_date", tournament.end_date)
+    if start and end and end < start:
+        raise ValidationFailed(_("The end date is before the start date."), field="end_date")
+    if not changes:
+        return tournament
+    for field, value in changes.items():
+        setattr(tournament, field, value)
+    rerate = False
+    if (
+        "rounds_total" in changes and tournament.status == Tournament.Status.FINISHED
+        and tournament.rounds.filter(status=Round.Status.CLOSED).count() < tournament.rounds_total
+    ):
+        tournament.status = Tournament.Status.RUNNING  # more rounds to play: no longer final
+        rerate = _was_rated(tournament)
+    tournament.save(update_fields=[*changes, "status"])
+    tournament_touch(tournament)
+    if rerate:
+        _rerate_on_commit(tournament)
+    return tournament
+
+
+@audited("tournament.delete")
+@transaction.atomic
+def tournament_delete(*, tournament: Tournament, user=None, reason: str = "", confirm: str = "") -> Tournament | None:
+    """Delete a tournament (federation staff only; ``confirm`` must repeat its slug).
+
+    A tournament whose results are rated is **archived** instead (hidden from everyone but staff, no
+    longer rated; :func:`tournament_restore` brings it back) and the rating is run again from it, so
+    its players' ratings no longer count it. Any other tournament is destroyed with its entries,
+    rounds and results (players and clubs stay); the history keeps a snapshot of every row.
+    Returns the archived tournament, or None when it was destroyed.
+    """
+    if user is not None and not roles.is_staff(user):
+        raise PermissionDenied(_("Only federation staff can delete tournaments."))
+    reason = _reason(reason)
+    if confirm != tournament.slug:
+        raise ValidationFailed(
+            _("Type the tournament's short name (%(slug)s) to confirm.") % {"slug": tournament.slug}, field="confirm"
+        )
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if _was_rated(tournament):
+        tournament.archived_at = timezone.now()
+        tournament.save(update_fields=["archived_at"])
+        tournament_touch(tournament)
+        _rerate_on_commit(tournament)
+        return tournament
+    for rnd in tournament.rounds.order_by("-number"):
+        rnd.matches.all().delete()  # matches restrict deleting entries: remove them first
+    tournament.delete()
+    return None
+
+
+@audited("tournament.restore")
+@transaction.atomic
+def tournament_restore(*, tournament: Tournament, user=None, reason: str = "") -> Tournament:
+    """Bring an archived tournament back (staff only); it is rated again if it was final."""
+    if user is not None and not roles.is_staff(user):
+        raise PermissionDenied(_("Only federation staff can restore tournaments."))
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.archived_at is None:
+        raise Conflict(_("The tournament is not archived."))
+    tournament.archived_at = None
+    tournament.save(update_fields=["archived_at"])
+    tournament_touch(tournament)
+    _rerate_on_commit(tournament)
     return tournament
 
 
@@ -128,11 +330,53 @@ def _first_round_paired(tournament: Tournament) -> bool:
     return tournament.rounds.exclude(status=Round.Status.DRAFT).exists()
 
 
-@transaction.atomic
-def entry_add(*, tournament: Tournament, player: Player, user=None) -> Entry:
-    """Enter ``player``; starting numbers are re-sorted by rating (desc), then name (C.04.2 A.2).
+MISSED_ROUND_KINDS = ("zero", "half")
+"""What a late entrant gets for each round played before they joined: a zero- or half-point bye
+(FIDE C.04.2 / General Regulations: the organiser announces which)."""
 
-    Raises Conflict after round 1 is paired (late entries: next issue) or if already entered.
+
+def _unplayed_pairing(rnd: Round | None) -> bool:
+    """True when ``rnd`` is paired or published but no game result is entered in it yet."""
+    return (
+        rnd is not None and rnd.status in (Round.Status.PAIRED, Round.Status.PUBLISHED)
+        and not rnd.matches.filter(kind=Match.Kind.GAME, result_entered_at__isnull=False).exists()
+    )
+
+
+def _refuse_unplayed_pairing(rnd: Round, who: str) -> None:
+    raise Conflict(
+        _("Round %(n)d is paired but not played yet, so %(p)s would be left out of it: delete the pairing "
+          "of round %(n)d, add the player, then pair the round again.") % {"n": rnd.number, "p": who},
+        field="player", code="round_paired_not_played", extra={"round": rnd.number},
+    )
+
+
+def _give_missed_byes(*, entry: Entry, rounds, kind: str) -> list[int]:
+    """A bye of ``kind`` (zero/half) for ``entry`` on a new board of each round in ``rounds`` where it
+    has none. Returns the round numbers."""
+    points = {"zero": ZERO, "half": HALF}[kind]
+    done = []
+    for rnd in rounds:
+        if rnd.matches.filter(Q(white=entry) | Q(black=entry)).exists():
+            continue
+        board = (rnd.matches.aggregate(m=Max("board"))["m"] or 0) + 1
+        Match.objects.create(round=rnd, board=board, kind=Match.Kind.BYE, bye_kind=kind, white=entry, white_points=points)
+        done.append(rnd.number)
+    return done
+
+
+@audited("entry.add")
+@transaction.atomic
+def entry_add(*, tournament: Tournament, player: Player, user=None, missed_rounds: str = "zero") -> Entry:
+    """Enter ``player``; before round 1 starting numbers are re-sorted by rating (desc), then name
+    (C.04.2 A.2); a late entry takes the next number.
+
+    A late entrant gets a bye of ``missed_rounds`` (``"zero"`` or ``"half"``) in every round already
+    played — never a silent absence. While the last round is paired but not played, the player is
+    refused with code ``round_paired_not_played`` (delete that pairing, add, pair again).
+    Raises Conflict when already entered, the event is finished or archived, the player is
+    deactivated or merged, or a round robin has started; ValidationFailed for another
+    ``missed_rounds``.
     """
     if user is not None:
         access.require(access.can_organise(user, tournament))
@@ -140,19 +384,31 @@ def entry_add(*, tournament: Tournament, player: Player, user=None) -> Entry:
         raise Conflict(_("%(p)s is already entered.") % {"p": player.full_name}, field="player")
     if tournament.status == Tournament.Status.FINISHED:
         raise Conflict(_("The tournament is finished."), field="player")
-    late = _first_round_paired(tournament)
+    if not player.active or player.merged_into_id:
+        raise Conflict(_("%(p)s is deactivated or merged into another record.") % {"p": player.full_name}, field="player")
+    last_round = tournament.rounds.order_by("-number").first()
+    late = last_round is not None
     if late and tournament.system == Tournament.System.ROUND_ROBIN:
         raise Conflict(_("A round robin cannot take late entries."), field="player")
+    if late:
+        if missed_rounds not in MISSED_ROUND_KINDS:
+            raise ValidationFailed(_("Missed rounds are zero- or half-point byes."), field="missed_rounds")
+        if _unplayed_pairing(last_round):
+            _refuse_unplayed_pairing(last_round, player.full_name)
     last = tournament.entries.aggregate(m=Max("start_no"))["m"] or 0
     # the rating as of now, from the database (a rating run may have changed it since `player` was loaded)
     rating = Player.objects.filter(pk=player.pk).values_list("rating", flat=True).get()
     entry = Entry.objects.create(tournament=tournament, player=player, start_no=last + 1, rating=rating)
-    if not late:
+    if late:
+        _give_missed_byes(entry=entry, rounds=tournament.rounds.order_by("number"), kind=missed_rounds)
+        tournament_touch(tournament)
+    else:
         entries_sort(tournament=tournament)
         entry.refresh_from_db()
     return entry
 
 
+@audited("bye.request")
 @transaction.atomic
 def entry_request_bye(*, entry: Entry, round_number: int, kind: str = "half", user=None) -> Absence:
     """Record a bye requested ahead for ``round_number`` (``half`` or ``zero``), before it is paired.
@@ -178,6 +434,29 @@ def entry_request_bye(*, entry: Entry, round_number: int, kind: str = "half", us
     return absence
 
 
+@audited("bye.withdraw")
+@transaction.atomic
+def entry_bye_withdraw(*, entry: Entry, round_number: int, user=None, reason: str = "") -> None:
+    """Withdraw a bye requested ahead for ``round_number`` (the player will be paired in it).
+
+    Raises NotFound when there is no such request, Conflict when the round is already paired (delete
+    its pairing first).
+    """
+    from federation.errors import NotFound
+
+    tournament = entry.tournament
+    if user is not None:
+        access.require(access.can_organise(user, tournament))
+    absence = Absence.objects.filter(entry=entry, round_number=round_number).first()
+    if absence is None:
+        raise NotFound(_("No bye is requested for round %(n)d.") % {"n": int(round_number)}, field="round_number")
+    if tournament.rounds.filter(number=round_number).exists():
+        raise Conflict(
+            _("Round %(n)d is already paired; delete its pairing first.") % {"n": int(round_number)}, field="round_number"
+        )
+    absence.delete()
+
+
 @transaction.atomic
 def entries_sort(*, tournament: Tournament) -> None:
     """Give starting numbers 1..n by rating (desc), then name, then federation id (C.04.2 A.2)."""
@@ -190,15 +469,45 @@ def entries_sort(*, tournament: Tournament) -> None:
         Entry.objects.filter(pk=e.pk).update(start_no=i)
 
 
+@audited("entry.withdraw")
 @transaction.atomic
-def entry_withdraw(*, entry: Entry, user=None) -> Entry:
-    """Withdraw ``entry`` from the following rounds (it is not paired any more)."""
+def entry_withdraw(*, entry: Entry, user=None, reason: str = "") -> Entry:
+    """Withdraw ``entry`` from the following rounds (it is not paired any more). Conflict when it is
+    withdrawn already; :func:`entry_reinstate` undoes it."""
     if user is not None:
         access.require(access.can_organise(user, entry.tournament))
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if entry.withdrawn:
+        raise Conflict(_("%(p)s is already withdrawn.") % {"p": entry.player.full_name})
     last = entry.tournament.rounds.exclude(status=Round.Status.DRAFT).aggregate(m=Max("number"))["m"] or 0
     entry.withdrawn = True
     entry.withdrawn_after_round = last
     entry.save(update_fields=["withdrawn", "withdrawn_after_round"])
+    tournament_touch(entry.tournament)
+    return entry
+
+
+@audited("entry.reinstate")
+@transaction.atomic
+def entry_reinstate(*, entry: Entry, user=None, reason: str = "") -> Entry:
+    """Undo a withdrawal: the player is paired again from the next round. Rounds paired while they
+    were withdrawn get a zero-point bye each (an explicit absence). While the last round is paired
+    but not played, Conflict ``round_paired_not_played`` (delete that pairing first)."""
+    tournament = entry.tournament
+    if user is not None:
+        access.require(access.can_organise(user, tournament))
+    entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
+    if not entry.withdrawn:
+        raise Conflict(_("%(p)s is not withdrawn.") % {"p": entry.player.full_name})
+    last_round = tournament.rounds.order_by("-number").first()
+    after = entry.withdrawn_after_round or 0
+    if last_round is not None and last_round.number > after and _unplayed_pairing(last_round):
+        _refuse_unplayed_pairing(last_round, entry.player.full_name)
+    _give_missed_byes(entry=entry, rounds=tournament.rounds.filter(number__gt=after).order_by("number"), kind="zero")
+    entry.withdrawn = False
+    entry.withdrawn_after_round = None
+    entry.save(update_fields=["withdrawn", "withdrawn_after_round"])
+    tournament_touch(tournament)
     return entry
 
 
@@ -215,6 +524,7 @@ def coin_toss_outcome(seed: str) -> str:
     return "w" if hashlib.sha256(seed.encode()).digest()[0] % 2 == 0 else "b"
 
 
+@audited("round.pair")
 @transaction.atomic
 def round_pair(*, tournament: Tournament, user=None, coin_seed: str | None = None) -> Round:
     """Pair the next round and store its boards (status ``paired``, not public yet).
@@ -279,11 +589,93 @@ def round_pair(*, tournament: Tournament, user=None, coin_seed: str | None = Non
         m.save()
     if tournament.status == Tournament.Status.DRAFT:
         tournament.status = Tournament.Status.RUNNING
-    tournament.version += 1
-    tournament.save(update_fields=["status", "version"])
+        tournament.save(update_fields=["status"])
+    tournament_touch(tournament)
     return rnd
 
 
+@audited("round.delete")
+@transaction.atomic
+def round_delete(*, round: Round, user=None, reason: str = "") -> int:
+    """Undo the pairing of the last round: delete it with its boards (and round 1's coin toss) while
+    no game result is entered in it; then it can be paired again (a player added meanwhile is
+    included). Requested byes stay. Returns the deleted round's number.
+
+    Raises Conflict for a round that is not the last one, is closed, or has a result entered.
+    """
+    tournament = round.tournament
+    if user is not None:
+        access.require(access.can_organise(user, tournament), _("Only the organiser can delete a pairing."))
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    rnd = Round.objects.select_for_update().get(pk=round.pk)
+    last = tournament.rounds.order_by("-number").first()
+    if last.pk != rnd.pk:
+        raise Conflict(_("Only the last round (%(n)d) can be deleted.") % {"n": last.number})
+    if rnd.status == Round.Status.CLOSED:
+        raise Conflict(_("Round %(n)d is closed; correct its results instead.") % {"n": rnd.number})
+    entered = list(
+        rnd.matches.filter(kind=Match.Kind.GAME, result_entered_at__isnull=False).values_list("board", flat=True)
+    )
+    if entered:
+        raise Conflict(
+            _("Results are entered on boards %(b)s; a round with results cannot be deleted.")
+            % {"b": ", ".join(str(b) for b in entered)}
+        )
+    number = rnd.number
+    rnd.matches.all().delete()
+    rnd.delete()
+    if not tournament.rounds.exists() and tournament.status == Tournament.Status.RUNNING:
+        tournament.status = Tournament.Status.DRAFT
+        tournament.save(update_fields=["status"])
+    tournament_touch(tournament)
+    return number
+
+
+@audited("round.reopen")
+@transaction.atomic
+def round_reopen(*, round: Round, user=None, reason: str = "") -> Round:
+    """Reopen the last round after it was closed (closed → published) so results can be entered
+    again by referees; a reason is required. Public standings fall back to the round before it; a
+    finished event becomes running again and its rating is withdrawn until it is final again.
+
+    Raises Conflict when the round is not closed or a later round exists.
+    """
+    tournament = round.tournament
+    if user is not None:
+        access.require(access.can_organise(user, tournament), _("Only the organiser can reopen a round."))
+    reason = _reason(reason)
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    rnd = Round.objects.select_for_update().get(pk=round.pk)
+    if rnd.status != Round.Status.CLOSED:
+        raise Conflict(_("Only a closed round can be reopened."))
+    if tournament.rounds.filter(number__gt=rnd.number).exists():
+        raise Conflict(_("Round %(n)d is already paired; delete it before reopening this one.") % {"n": rnd.number + 1})
+    rnd.status = Round.Status.PUBLISHED
+    rnd.closed_at = None
+    rnd.save(update_fields=["status", "closed_at"])
+    fields = []
+    if tournament.standings_round is not None and tournament.standings_round >= rnd.number:
+        if rnd.number > 1:
+            tournament.standings_round = rnd.number - 1
+            fields.append("standings_round")
+        else:
+            tournament.standings_round = None
+            tournament.standings_published_at = None
+            fields += ["standings_round", "standings_published_at"]
+    rerate = False
+    if tournament.status == Tournament.Status.FINISHED:
+        tournament.status = Tournament.Status.RUNNING
+        fields.append("status")
+        rerate = _was_rated(tournament)
+    if fields:
+        tournament.save(update_fields=fields)
+    tournament_touch(tournament)
+    if rerate:
+        _rerate_on_commit(tournament)
+    return rnd
+
+
+@audited("round.publish")
 @transaction.atomic
 def round_publish(*, round: Round, user=None) -> Round:
     """Make a paired round's pairing list public (paired → published)."""
@@ -298,6 +690,7 @@ def round_publish(*, round: Round, user=None) -> Round:
     return round
 
 
+@audited("round.close")
 @transaction.atomic
 def round_close(*, round: Round, user=None) -> Round:
     """Close a published round once every board has a result (published → closed)."""
@@ -314,12 +707,11 @@ def round_close(*, round: Round, user=None) -> Round:
     round.status = Round.Status.CLOSED
     round.closed_at = timezone.now()
     round.save(update_fields=["status", "closed_at"])
-    t = round.tournament
-    t.version += 1
-    t.save(update_fields=["version"])
+    tournament_touch(round.tournament)
     return round
 
 
+@audited("pairing.change")
 @transaction.atomic
 def round_swap_pairing(*, round: Round, board_a: int, board_b: int, swap: str, reason: str, user=None) -> Round:
     """Change a pairing by hand before publication: exchange the ``swap`` player ("white"/"black")
@@ -415,7 +807,22 @@ def _points(x: float) -> Decimal:
     return {1.0: ONE, 0.5: HALF, 0.0: ZERO}[float(x)]
 
 
-@transaction.atomic
+def result_snapshot(match: Match) -> dict:
+    """A match result as JSON-ready data: ``version``, ``white_points``/``black_points`` (floats or
+    None), ``forfeit`` and ``sets`` as ``[{"number", "white_stones", "black_stones", "termination"}]``."""
+    return {
+        "version": match.version,
+        "white_points": None if match.white_points is None else float(match.white_points),
+        "black_points": None if match.black_points is None else float(match.black_points),
+        "forfeit": match.forfeit,
+        "sets": [
+            {"number": s.number, "white_stones": s.white_stones, "black_stones": s.black_stones,
+             "termination": s.termination}
+            for s in match.sets.order_by("number")
+        ],
+    }
+
+
 def match_result_enter(
     *,
     match: Match,
@@ -423,31 +830,65 @@ def match_result_enter(
     forfeit: str = "",
     user=None,
     expected_version: int | None = None,
+    reason: str = "",
 ) -> Match:
-    """Record a match result from its sets (RULES.md "Match and tournament scoring").
+    """Record or correct a match result from its sets (RULES.md "Match and tournament scoring").
 
     ``sets`` in play order; set k is started by white when k is odd (003 "Turnuva maçı"). Each set's
     recorded stones come from ``games.engine.set_result`` (Kural 14.5 withdrawals), the match points
     from ``games.engine.match_result``: 2–0 ends a 3-set match, equal set points draw, 1 / ½ / 0.
     Entering fewer sets than needed saves them and leaves the match open.
     ``forfeit`` (``white``/``black``/``both``) records a game not played: no sets, 0–1 / 1–0 / 0–0.
-    ``expected_version`` guards against two referees overwriting each other (Conflict).
+
+    Stale writes never win: once a result was entered, a change must carry ``expected_version`` (the
+    version the writer saw): missing → PreconditionRequired (428), old → Conflict (409) with the
+    current result in ``extra["current"]``.
+
+    A result of a **closed** round is corrected by the organiser (or staff) only, with a ``reason``;
+    referees get Conflict. Later pairings are not changed (C.04.1); the event's version is bumped (so
+    standings, crosstables and PDFs are recomputed) and a rated event is re-rated with every later one.
 
     Raises ValidationFailed naming the set and the reason; PermissionDenied; Conflict when the round
-    is closed or not published yet.
+    is closed (for a referee) or not published yet.
     """
     tournament = match.round.tournament
     if user is not None:
         access.require(access.can_enter_results(user, tournament), _("Only referees and organisers can enter results."))
+    closed = Round.objects.filter(pk=match.round_id, status=Round.Status.CLOSED).exists()
+    with audit_context(action="result.correct" if closed else "result.enter", user=user, reason=reason,
+                       tournament_id=tournament.pk):
+        with transaction.atomic():
+            return _match_result_write(
+                match=match, sets=sets, forfeit=forfeit, user=user, expected_version=expected_version, reason=reason,
+            )
+
+
+def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_version: int | None, reason: str) -> Match:
     match = Match.objects.select_for_update().select_related("round__tournament").get(pk=match.pk)
-    if expected_version is not None and expected_version != match.version:
-        raise Conflict(_("Someone else changed this result meanwhile; reload and check it."), field="version")
-    if match.round.status == Round.Status.CLOSED:
-        raise Conflict(_("The round is closed; results can no longer be changed."))
-    if match.round.status not in (Round.Status.PUBLISHED,):
-        raise Conflict(_("Results are entered once the pairing is published."))
+    tournament = match.round.tournament
     if match.kind == Match.Kind.BYE:
         raise Conflict(_("A bye has no result to enter."))
+    if match.round.status not in (Round.Status.PUBLISHED, Round.Status.CLOSED):
+        raise Conflict(_("Results are entered once the pairing is published."))
+    closed = match.round.status == Round.Status.CLOSED
+    if closed:
+        if user is not None and not access.can_organise(user, tournament):
+            raise Conflict(
+                _("The round is closed; only the organiser can correct a result, with a reason."), code="round_closed"
+            )
+        reason = _reason(reason, message=_("Say why the result of a closed round is corrected (recorded in the history)."))
+    if match.result_entered_at is not None:
+        if expected_version is None:
+            raise PreconditionRequired(
+                _("This board already has a result: send the version you saw (\"version\" or If-Match) to change it."),
+                field="version", extra={"current": result_snapshot(match)},
+            )
+    if expected_version is not None and expected_version != match.version:
+        raise Conflict(
+            _("Someone else changed this result meanwhile; reload and check it."), field="version",
+            extra={"current": result_snapshot(match)},
+        )
+    was_final = match.white_points is not None
 
     n = tournament.sets_per_match
     match.sets.all().delete()
@@ -520,7 +961,8 @@ def match_result_enter(
                     field="sets",
                 ) from exc
             raise ValidationFailed(rules_error_message(exc), field="sets") from exc
-        SetResult.objects.bulk_create(rows)
+        for row in rows:  # one by one, so each set gets its history row
+            row.save()
         match.forfeit = ""
         match.rated = True
         if mr.complete:
@@ -530,13 +972,18 @@ def match_result_enter(
     match.result_entered_at = timezone.now()
     match.result_entered_by = user if getattr(user, "is_authenticated", False) else None
     match.version += 1
+    if closed and match.white_points is None and was_final:
+        raise ValidationFailed(
+            _("A result of a closed round must stay complete: enter every set up to the deciding one."), field="sets"
+        )
     try:
-        match.save()
+        with transaction.atomic():
+            match.save()
     except IntegrityError as exc:  # a constraint the checks above should have caught
         raise ValidationFailed(str(exc), field="sets") from exc
-    t = tournament
-    t.version += 1
-    t.save(update_fields=["version"])
+    tournament_touch(tournament)
+    if closed and tournament.status == Tournament.Status.FINISHED and tournament.standings_published_at is not None:
+        _rerate_on_commit(tournament)
     return match
 
 
@@ -545,6 +992,7 @@ def match_result_enter(
 # --------------------------------------------------------------------------------------------
 
 
+@audited("standings.publish")
 @transaction.atomic
 def standings_publish(*, tournament: Tournament, user=None) -> Tournament:
     """Publish the standings after the last closed round (the public sees those rounds; a round still
@@ -561,8 +1009,8 @@ def standings_publish(*, tournament: Tournament, user=None) -> Tournament:
     tournament.standings_round = tournament.rounds.filter(status=Round.Status.CLOSED).aggregate(m=Max("number"))["m"]
     if closed == tournament.rounds_total:
         tournament.status = Tournament.Status.FINISHED
-    tournament.version += 1
-    tournament.save(update_fields=["standings_published_at", "standings_round", "status", "version"])
+    tournament.save(update_fields=["standings_published_at", "standings_round", "status"])
+    tournament_touch(tournament)
     if tournament.status == Tournament.Status.FINISHED:
         # final standings: rate this event and every later one once the transaction is committed
         from ratings.tasks import rate_tournament_task

@@ -228,9 +228,11 @@ def tournament_import_trf(*, data: bytes | str, source: str = "<trf>", user=None
     return ImportReport(tournament=tournament, notes=notes)
 
 
-def tournament_export_trf(*, tournament: Tournament) -> str:
+def tournament_export_trf(*, tournament: Tournament, up_to_round: int | None = None) -> str:
     """TRF-16 text of ``tournament``: player lines with every CLOSED round (a round still being played
     is left out, so the file is consistent and can be paired from), XXR with the number of rounds.
+    ``up_to_round`` keeps the closed rounds up to that one (the public's file stops at the round the
+    standings were published after: :func:`tournaments.publication.published_round`).
 
     Points column = match points after the last closed round; rank column = standings rank then.
     A closed round in which an entry had no board (late entry, absence) is written ``0000 - Z``.
@@ -238,9 +240,10 @@ def tournament_export_trf(*, tournament: Tournament) -> str:
     from tournaments.selectors import tournament_standings
 
     entries = list(tournament.entries.select_related("player").order_by("start_no"))
-    matches = list(
-        Match.objects.filter(round__tournament=tournament, round__status=Round.Status.CLOSED).select_related("round")
-    )
+    qs = Match.objects.filter(round__tournament=tournament, round__status=Round.Status.CLOSED).select_related("round")
+    if up_to_round is not None:
+        qs = qs.filter(round__number__lte=up_to_round)
+    matches = list(qs)
     closed = sorted({m.round.number for m in matches})
     standings = tournament_standings(tournament=tournament, after_round=closed[-1] if closed else 0)
     rank = {line.start_no: line.rank for line in standings.lines}

@@ -19,8 +19,17 @@ from django.views.decorators.http import require_POST
 from federation.collation import player_sort_key
 from federation.errors import ApplicationError
 from federation.services import player_register
-from tournaments import access, selectors, services
-from tournaments.forms import EntriesForm, MatchResultForm, PlayerRegisterForm, TournamentForm, TrfUploadForm
+from federation import roles
+from tournaments import access, history, publication, selectors, services
+from tournaments.forms import (
+    EntriesForm,
+    MatchResultForm,
+    PlayerRegisterForm,
+    TournamentDeleteForm,
+    TournamentEditForm,
+    TournamentForm,
+    TrfUploadForm,
+)
 from tournaments.models import Absence, Match, Round, Tournament
 from tournaments.standings import TIEBREAKS, tiebreak_label
 from tournaments.trf_io import tournament_export_trf, tournament_import_trf
@@ -30,9 +39,17 @@ def _lang() -> str:
     return "en" if (get_language() or "tr").startswith("en") else "tr"
 
 
+def _tournament(request, slug: str) -> Tournament:
+    """The tournament as this user may see it (the publish gate: archived ones for staff only); 404."""
+    t = get_object_or_404(Tournament, slug=slug)
+    if not publication.tournament_visible(t, request.user):
+        raise Http404("archived")
+    return t
+
+
 def home(request):
     """Tournament list (newest first) with links to standings, crosstables and ratings."""
-    tournaments = selectors.tournament_list()
+    tournaments = selectors.tournament_list(user=request.user)
     return render(
         request, "tournaments/home.html",
         {"tournaments": tournaments, "can_create": access.can_create_tournament(request.user)},
@@ -41,7 +58,7 @@ def home(request):
 
 def tournament_detail(request, slug: str):
     """A tournament's page: facts, visible rounds, and the actions the user may take."""
-    t = get_object_or_404(Tournament, slug=slug)
+    t = _tournament(request, slug)
     rounds = selectors.visible_rounds(tournament=t, user=request.user)
     can_org = access.can_organise(request.user, t)
     last = t.rounds.order_by("-number").first()
@@ -56,24 +73,30 @@ def tournament_detail(request, slug: str):
             "absences": list(Absence.objects.filter(entry__tournament=t).select_related("entry__player")),
             "tiebreak_choices": sorted(TIEBREAKS), "bye_rounds": range((last.number if last else 0) + 1, t.rounds_total + 1),
             "standings_visible": t.standings_published or can_org,
+            "last_round": last, "is_staff": roles.is_staff(request.user),
+            "history": history.tournament_history(tournament=t, limit=15) if can_org else [],
         },
     )
 
 
 def round_detail(request, slug: str, number: int):
     """Pairing list of one round with results; round 1 shows the coin toss."""
-    t = get_object_or_404(Tournament, slug=slug)
+    t = _tournament(request, slug)
     rnd = get_object_or_404(Round.objects.select_related("coin_toss"), tournament=t, number=number)
     can_enter = access.can_enter_results(request.user, t)
     if not rnd.is_public and not can_enter:
         raise Http404("round not published")
     boards = selectors.round_boards(round=rnd)
+    can_org = access.can_organise(request.user, t)
     return render(
         request, "tournaments/round.html",
         {
             "t": t, "round": rnd, "boards": boards, "can_enter": can_enter and rnd.status == Round.Status.PUBLISHED,
-            "can_organise": access.can_organise(request.user, t), "toss": getattr(rnd, "coin_toss", None),
+            "can_organise": can_org, "toss": getattr(rnd, "coin_toss", None),
             "changes": _readable_changes(rnd),
+            "is_last": not t.rounds.filter(number__gt=rnd.number).exists(),
+            "has_results": rnd.matches.filter(kind=Match.Kind.GAME, result_entered_at__isnull=False).exists(),
+            "history": history.tournament_history(tournament=t, round_number=rnd.number, limit=50) if can_org else [],
         },
     )
 
@@ -108,7 +131,7 @@ def _act(request, func, ok_message: str, **kwargs):
 @login_required
 @require_POST
 def round_pair(request, slug: str):
-    t = get_object_or_404(Tournament, slug=slug)
+    t = _tournament(request, slug)
     seed = (request.POST.get("coin_seed") or "").strip() or None
     rnd = _act(request, services.round_pair, _("Round paired. Check it, then publish it."), tournament=t, coin_seed=seed)
     if rnd is not None:
@@ -119,7 +142,7 @@ def round_pair(request, slug: str):
 @login_required
 @require_POST
 def round_publish(request, slug: str, number: int):
-    rnd = get_object_or_404(Round, tournament__slug=slug, number=number)
+    rnd = get_object_or_404(Round, tournament=_tournament(request, slug), number=number)
     _act(request, services.round_publish, _("Pairings published."), round=rnd)
     return redirect("round-detail", slug=slug, number=number)
 
@@ -127,7 +150,7 @@ def round_publish(request, slug: str, number: int):
 @login_required
 @require_POST
 def round_close(request, slug: str, number: int):
-    rnd = get_object_or_404(Round, tournament__slug=slug, number=number)
+    rnd = get_object_or_404(Round, tournament=_tournament(request, slug), number=number)
     _act(request, services.round_close, _("Round closed."), round=rnd)
     return redirect("round-detail", slug=slug, number=number)
 
@@ -135,7 +158,7 @@ def round_close(request, slug: str, number: int):
 @login_required
 @require_POST
 def round_swap(request, slug: str, number: int):
-    rnd = get_object_or_404(Round, tournament__slug=slug, number=number)
+    rnd = get_object_or_404(Round, tournament=_tournament(request, slug), number=number)
     try:
         a, b = int(request.POST.get("board_a", "0")), int(request.POST.get("board_b", "0"))
     except ValueError:
@@ -151,7 +174,7 @@ def round_swap(request, slug: str, number: int):
 @login_required
 def match_result(request, slug: str, number: int, board: int):
     """Result entry for one board, set by set (phone-friendly)."""
-    t = get_object_or_404(Tournament, slug=slug)
+    t = _tournament(request, slug)
     match = get_object_or_404(
         Match.objects.select_related("white__player", "black__player", "round"), round__tournament=t,
         round__number=number, board=board,
@@ -160,17 +183,23 @@ def match_result(request, slug: str, number: int, board: int):
         messages.error(request, _("Only referees and organisers can enter results."))
         return redirect("round-detail", slug=slug, number=number)
     existing = list(match.sets.order_by("number"))
+    closed = match.round.status == Round.Status.CLOSED
+    can_correct = closed and access.can_organise(request.user, t)
     if request.method == "POST":
-        form = MatchResultForm(request.POST, sets_per_match=t.sets_per_match)
+        form = MatchResultForm(request.POST, sets_per_match=t.sets_per_match, with_reason=can_correct)
         if form.is_valid():
             try:
                 services.match_result_enter(
                     match=match, user=request.user, forfeit=form.cleaned_data.get("forfeit") or "",
                     sets=[services.SetInput(**s) for s in form.cleaned_data["sets"]],
                     expected_version=form.cleaned_data.get("version"),
+                    reason=form.cleaned_data.get("reason") or "",
                 )
             except ApplicationError as exc:
-                form.add_error(None, exc.message)
+                if exc.field == "reason" and "reason" in form.fields:
+                    form.add_error("reason", exc.message)
+                else:
+                    form.add_error(None, exc.message)
             else:
                 match.refresh_from_db()
                 if match.white_points is None:
@@ -187,16 +216,24 @@ def match_result(request, slug: str, number: int, board: int):
             initial[f"set{s.number}_black"] = s.black_store if s.black_store is not None else s.black_stones
             initial[f"set{s.number}_termination"] = s.termination
             initial[f"set{s.number}_moves"] = s.moves
-        form = MatchResultForm(initial=initial, sets_per_match=t.sets_per_match)
-        if match.round.status == Round.Status.CLOSED:
+        form = MatchResultForm(initial=initial, sets_per_match=t.sets_per_match, with_reason=can_correct)
+        if closed and not can_correct:
             for f in form.fields.values():
                 f.disabled = True
-    return render(request, "tournaments/match_result.html", {"t": t, "match": match, "form": form, "sets": existing})
+    board_history = (
+        history.tournament_history(tournament=t, round_number=number, board=board, limit=50)
+        if access.can_organise(request.user, t) else []
+    )
+    return render(
+        request, "tournaments/match_result.html",
+        {"t": t, "match": match, "form": form, "sets": existing, "closed": closed, "can_correct": can_correct,
+         "history": board_history},
+    )
 
 
 def standings(request, slug: str):
     """Standings with the tournament's tie-breaks; public once published."""
-    t = get_object_or_404(Tournament, slug=slug)
+    t = _tournament(request, slug)
     can_org = access.can_organise(request.user, t)
     if not t.standings_published and not can_org:
         return render(request, "tournaments/not_published.html", {"t": t}, status=404)
@@ -213,14 +250,14 @@ def standings(request, slug: str):
 @login_required
 @require_POST
 def standings_publish(request, slug: str):
-    t = get_object_or_404(Tournament, slug=slug)
+    t = _tournament(request, slug)
     _act(request, services.standings_publish, _("Standings published."), tournament=t)
     return redirect("standings", slug=slug)
 
 
 def crosstable(request, slug: str):
     """Crosstable page (published rounds only)."""
-    t = get_object_or_404(Tournament, slug=slug)
+    t = _tournament(request, slug)
     if not t.standings_published and not access.can_organise(request.user, t):
         return render(request, "tournaments/not_published.html", {"t": t}, status=404)
     table = selectors.tournament_crosstable(tournament=t, public_only=True, lang=_lang())
@@ -231,7 +268,7 @@ def crosstable_pdf(request, slug: str):
     """Crosstable PDF; built by the Celery task when a broker is configured, cached per version."""
     from tournaments.tasks import crosstable_pdf_task
 
-    t = get_object_or_404(Tournament, slug=slug)
+    t = _tournament(request, slug)
     if not t.standings_published and not access.can_organise(request.user, t):
         return render(request, "tournaments/not_published.html", {"t": t}, status=404)
     lang = _lang()
@@ -244,10 +281,11 @@ def crosstable_pdf(request, slug: str):
 
 def export_trf(request, slug: str):
     """Download the tournament as TRF-16 (published rounds only for the public)."""
-    t = get_object_or_404(Tournament, slug=slug)
-    if not t.standings_published and not access.can_organise(request.user, t):
+    t = _tournament(request, slug)
+    if not publication.results_visible(t, request.user):
         raise Http404("not published")
-    resp = HttpResponse(tournament_export_trf(tournament=t), content_type="text/plain; charset=utf-8")
+    up_to = None if publication.sees_everything(t, request.user) else publication.published_round(t)
+    resp = HttpResponse(tournament_export_trf(tournament=t, up_to_round=up_to), content_type="text/plain; charset=utf-8")
     resp["Content-Disposition"] = f'attachment; filename="{t.slug}.trf"'
     return resp
 
@@ -277,7 +315,7 @@ def tournament_create(request):
 
 @login_required
 def tournament_entries(request, slug: str):
-    t = get_object_or_404(Tournament, slug=slug)
+    t = _tournament(request, slug)
     if not access.can_organise(request.user, t):
         messages.error(request, _("Only the organiser can change entries."))
         return redirect("tournament-detail", slug=slug)
@@ -295,7 +333,8 @@ def tournament_entries(request, slug: str):
             try:
                 with transaction.atomic():
                     player = player_register(user=request.user, **d)
-                    services.entry_add(tournament=t, player=player, user=request.user)
+                    services.entry_add(tournament=t, player=player, user=request.user,
+                                       missed_rounds=request.POST.get("missed_rounds") or "zero")
             except ApplicationError as exc:
                 register.add_error(exc.field if exc.field in register.fields else None, exc.message)
             else:
@@ -305,11 +344,12 @@ def tournament_entries(request, slug: str):
         form.fields["players"] = field
     elif request.method == "POST" and form.is_valid():
         chosen = list(form.cleaned_data["players"])
+        missed = request.POST.get("missed_rounds") or "zero"
         added = 0
         try:
             with transaction.atomic():  # all chosen players or none
                 for p in chosen:
-                    services.entry_add(tournament=t, player=p, user=request.user)
+                    services.entry_add(tournament=t, player=p, user=request.user, missed_rounds=missed)
             added = len(chosen)
         except ApplicationError as exc:
             messages.error(request, exc.message)
@@ -317,15 +357,18 @@ def tournament_entries(request, slug: str):
             messages.success(request, ngettext("%(n)d player added.", "%(n)d players added.", added) % {"n": added})
         return redirect("tournament-entries", slug=slug)
     entries = t.entries.select_related("player__club").order_by("start_no")
+    last = t.rounds.order_by("-number").first()
     return render(
-        request, "tournaments/entries.html", {"t": t, "form": form, "register": register, "entries": entries}
+        request, "tournaments/entries.html",
+        {"t": t, "form": form, "register": register, "entries": entries, "last_round": last,
+         "unplayed_pairing": last is not None and services._unplayed_pairing(last)},
     )
 
 
 @login_required
 @require_POST
 def entry_withdraw(request, slug: str, start_no: int):
-    t = get_object_or_404(Tournament, slug=slug)
+    t = _tournament(request, slug)
     entry = get_object_or_404(t.entries, start_no=start_no)
     _act(request, services.entry_withdraw, _("%(p)s withdrawn.") % {"p": entry.player.full_name}, entry=entry)
     return redirect("tournament-detail", slug=slug)
@@ -358,7 +401,7 @@ def trf_import(request):
 @require_POST
 def entry_request_bye(request, slug: str):
     """Organiser: a bye requested ahead for a later round (half point or excused zero)."""
-    t = get_object_or_404(Tournament, slug=slug)
+    t = _tournament(request, slug)
     entry = t.entries.filter(start_no=request.POST.get("start_no") or 0).first()
     if entry is None:
         messages.error(request, _("Choose a player."))
@@ -377,7 +420,120 @@ def entry_request_bye(request, slug: str):
 @require_POST
 def tiebreaks_update(request, slug: str):
     """Organiser: the ordered tie-break keys, one per select, blanks ignored."""
-    t = get_object_or_404(Tournament, slug=slug)
+    t = _tournament(request, slug)
     keys = [k for k in request.POST.getlist("tiebreak") if k]
     _act(request, services.tournament_update_tiebreaks, _("Tie-break order saved."), tournament=t, tiebreaks=keys)
     return redirect("standings", slug=slug)
+
+
+# --------------------------------------------------------------------------------------------
+# Mistakes: undo a pairing, reopen a round, withdraw a bye, reinstate a player, edit and delete
+# --------------------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def round_delete(request, slug: str, number: int):
+    """Organiser: undo the pairing of the last round (no result entered yet)."""
+    rnd = get_object_or_404(Round, tournament=_tournament(request, slug), number=number)
+    done = _act(request, services.round_delete, _("The pairing of round %(n)d is deleted; pair it again when ready.")
+                % {"n": number}, round=rnd, reason=request.POST.get("reason", ""))
+    if done is None:
+        return redirect("round-detail", slug=slug, number=number)
+    return redirect(request.POST.get("next") == "entries" and "tournament-entries" or "tournament-detail", slug=slug)
+
+
+@login_required
+@require_POST
+def round_reopen(request, slug: str, number: int):
+    """Organiser: reopen the last closed round, with a reason."""
+    rnd = get_object_or_404(Round, tournament=_tournament(request, slug), number=number)
+    _act(request, services.round_reopen, _("Round %(n)d reopened.") % {"n": number}, round=rnd,
+         reason=request.POST.get("reason", ""))
+    return redirect("round-detail", slug=slug, number=number)
+
+
+@login_required
+@require_POST
+def entry_reinstate(request, slug: str, start_no: int):
+    t = _tournament(request, slug)
+    entry = get_object_or_404(t.entries, start_no=start_no)
+    _act(request, services.entry_reinstate, _("%(p)s is back in the tournament.") % {"p": entry.player.full_name},
+         entry=entry, reason=request.POST.get("reason", ""))
+    return redirect("tournament-detail", slug=slug)
+
+
+@login_required
+@require_POST
+def bye_withdraw(request, slug: str, start_no: int, number: int):
+    t = _tournament(request, slug)
+    entry = get_object_or_404(t.entries, start_no=start_no)
+    _act(request, services.entry_bye_withdraw, _("Bye request withdrawn."), entry=entry, round_number=number,
+         reason=request.POST.get("reason", ""))
+    return redirect("tournament-detail", slug=slug)
+
+
+@login_required
+def tournament_edit(request, slug: str):
+    """Organiser: edit the tournament's settings (tie-breaks until round 1 is paired)."""
+    t = _tournament(request, slug)
+    if not access.can_organise(request.user, t):
+        messages.error(request, _("Only the organiser can edit the tournament."))
+        return redirect("tournament-detail", slug=slug)
+    form = TournamentEditForm(request.POST or None, tournament=t, lang=_lang())
+    if request.method == "POST" and form.is_valid():
+        d = dict(form.cleaned_data)
+        reason = d.pop("reason", "")
+        try:
+            services.tournament_update(tournament=t, user=request.user, reason=reason, **form.changes(d))
+        except ApplicationError as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        else:
+            messages.success(request, _("Tournament saved."))
+            return redirect("tournament-detail", slug=slug)
+    return render(request, "tournaments/edit.html", {"t": t, "form": form})
+
+
+@login_required
+def tournament_delete(request, slug: str):
+    """Staff: delete (or, with rated results, archive) a tournament after typing its slug."""
+    t = _tournament(request, slug)
+    if not roles.is_staff(request.user):
+        messages.error(request, _("Only federation staff can delete tournaments."))
+        return redirect("tournament-detail", slug=slug)
+    form = TournamentDeleteForm(request.POST or None)
+    rated = services._was_rated(t)
+    if request.method == "POST" and form.is_valid():
+        try:
+            kept = services.tournament_delete(
+                tournament=t, user=request.user, reason=form.cleaned_data["reason"], confirm=form.cleaned_data["confirm"]
+            )
+        except ApplicationError as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        else:
+            if kept is None:
+                messages.success(request, _("%(name)s deleted.") % {"name": t.name})
+                return redirect("home")
+            messages.success(request, _("%(name)s archived: hidden and no longer rated.") % {"name": t.name})
+            return redirect("tournament-detail", slug=slug)
+    return render(request, "tournaments/delete.html", {"t": t, "form": form, "rated": rated})
+
+
+@login_required
+@require_POST
+def tournament_restore(request, slug: str):
+    t = _tournament(request, slug)
+    _act(request, services.tournament_restore, _("%(name)s restored.") % {"name": t.name}, tournament=t,
+         reason=request.POST.get("reason", ""))
+    return redirect("tournament-detail", slug=slug)
+
+
+@login_required
+def tournament_history_page(request, slug: str):
+    """Organiser: every change of the tournament, newest first."""
+    t = _tournament(request, slug)
+    if not access.can_organise(request.user, t):
+        messages.error(request, _("Only the organiser can see the history."))
+        return redirect("tournament-detail", slug=slug)
+    items = history.tournament_history(tournament=t, limit=1000)
+    return render(request, "tournaments/history.html", {"t": t, "history": items})

@@ -142,6 +142,7 @@ SPECTACULAR_SETTINGS = {
         "RoundStatusEnum": "tournaments.models.Round.Status",
         "VariantEnum": "tournaments.models.Tournament.Variant",
         "SideEnum": ["first", "second"],
+        "HalfOrZeroByeEnum": ["half", "zero"],
     },
 }
 

@@ -304,7 +304,8 @@ def test_withdrawals_are_checked_against_the_stored_termination(event):
     s1 = event["played"][(2, 1)]
     # set 2: black moves first; black withdraws → "black_withdrew" stored, Termination first_withdrew
     services.match_result_enter(
-        match=m, sets=[SetInput(*s1[1]), SetInput(second, first, termination="black_withdrew")], user=event["org"]
+        match=m, sets=[SetInput(*s1[1]), SetInput(second, first, termination="black_withdrew")], user=event["org"],
+        expected_version=m.version,
     )
     s2 = m.sets.get(number=2)
     rec = GameRecord(
@@ -340,7 +341,7 @@ def _recorded_tournament(event):
         for number in (1, 2):
             moves, (w, b) = event["played"][(m.board, number)]
             sets.append(SetInput(w, b, moves=" ".join(map(str, moves))))
-        services.match_result_enter(match=m, sets=sets, user=event["org"])
+        services.match_result_enter(match=m, sets=sets, user=event["org"], expected_version=m.version)
     # board 2 set 2 replaced by a winner's withdrawal (recorded 25-23 or 23-25)
     m = event["round"].matches.get(board=2)
     moves, (first, second) = decided_set(9)
@@ -351,7 +352,7 @@ def _recorded_tournament(event):
             SetInput(*event["played"][(2, 1)][1], moves=" ".join(map(str, event["played"][(2, 1)][0]))),
             SetInput(second, first, termination=term, moves=" ".join(map(str, moves))),
         ],
-        user=event["org"],
+        user=event["org"], expected_version=m.version,
     )
     return {s.id: s.moves for s in SetResult.objects.filter(match__round=event["round"])}
 

@@ -36,7 +36,7 @@ def client_for(user=None, lang="en") -> APIClient:
 def error_of(response) -> dict:
     body = response.json()
     assert set(body) == {"error"}, body
-    assert set(body["error"]) == {"code", "message", "field"}, body
+    assert {"code", "message", "field"} <= set(body["error"]) <= {"code", "message", "field", "current", "round"}, body
     return body["error"]
 
 
@@ -652,17 +652,25 @@ def test_tournament_roles_are_per_tournament(swiss, players):
 
 
 def test_late_entry_after_pairing_takes_the_next_starting_number(swiss, org, ref):
-    """A late entrant keeps the starting numbers as they are (C.04.2) and is absent from round 1."""
+    """A late entrant keeps the starting numbers as they are (C.04.2); while round 1 is paired but not
+    played the entry is refused (with the way out), once it is played they get a bye for it."""
     client_for(org).post(f"/api/tournaments/{swiss.slug}/rounds/", {"coin_seed": "abc"}, format="json")
     PlayerFactory(federation_id="TR005", rating=2500)
     r = client_for(org).post(f"/api/tournaments/{swiss.slug}/entries/", {"federation_id": "TR005"}, format="json")
-    assert r.status_code == 201, r.content
-    assert r.json()["start_no"] == 5
+    assert r.status_code == 409
+    assert error_of(r)["code"] == "round_paired_not_played" and error_of(r)["round"] == 1
     pair_and_publish_done = client_for(org).post(f"/api/tournaments/{swiss.slug}/rounds/1/publish/")
     assert pair_and_publish_done.status_code == 200
     result(ref, swiss, 1, [s(30, 18), s(26, 22)])
+    r = client_for(org).post(f"/api/tournaments/{swiss.slug}/entries/",
+                             {"federation_id": "TR005", "missed_rounds": "half"}, format="json")
+    assert r.status_code == 201, r.content
+    assert r.json()["start_no"] == 5
     result(ref, swiss, 2, [s(30, 18), s(26, 22)])
     assert client_for(org).post(f"/api/tournaments/{swiss.slug}/rounds/1/close/").status_code == 200
+    round_1 = client_for().get(f"/api/tournaments/{swiss.slug}/rounds/1/").json()
+    byes = [b for b in round_1["boards"] if b["kind"] == "bye"]
+    assert [(b["board"], b["white"]["start_no"], b["bye_kind"], b["white_points"]) for b in byes] == [(3, 5, "half", 0.5)]
     r2 = client_for(org).post(f"/api/tournaments/{swiss.slug}/rounds/", {}, format="json")
     assert r2.status_code == 201, r2.content
     paired = client_for(org).get(f"/api/tournaments/{swiss.slug}/rounds/2/").json()
@@ -677,9 +685,11 @@ def test_closed_round_results_cannot_change(swiss, org, ref):
     result(ref, swiss, 1, [s(30, 18), s(26, 22)])
     result(ref, swiss, 2, [s(30, 18), s(26, 22)])
     assert client_for(org).post(f"/api/tournaments/{swiss.slug}/rounds/1/close/").status_code == 200
-    r = result(org, swiss, 1, [s(18, 30), s(22, 26)])
+    r = result(ref, swiss, 1, [s(18, 30), s(22, 26)], version=2)
     assert r.status_code == 409
-    assert "closed" in error_of(r)["message"]
+    assert "closed" in error_of(r)["message"] and error_of(r)["code"] == "round_closed"
+    r = result(org, swiss, 1, [s(18, 30), s(22, 26)], version=2)
+    assert r.status_code == 400 and error_of(r)["field"] == "reason"
     public = client_for().get(f"/api/tournaments/{swiss.slug}/").json()
     assert [(x["number"], x["status"]) for x in public["rounds"]] == [(1, "closed")]
     assert public["status"] == "running"

@@ -132,8 +132,10 @@ def test_move_record_must_match_the_stones(published_round):
     assert m.sets.get(number=1).moves == record
     with pytest.raises(ValidationFailed) as err:
         services.match_result_enter(
-            match=_board1(rnd), sets=[SetInput(first + 1, second - 1, moves=record)]
-        ) if second > 0 else services.match_result_enter(match=_board1(rnd), sets=[SetInput(first - 1, 1, moves=record)])
+            match=_board1(rnd), sets=[SetInput(first + 1, second - 1, moves=record)], expected_version=m.version
+        ) if second > 0 else services.match_result_enter(
+            match=_board1(rnd), sets=[SetInput(first - 1, 1, moves=record)], expected_version=m.version
+        )
     assert err.value.field == "sets[1]"
 
 
@@ -174,12 +176,13 @@ def test_five_set_match_decided_at_three_nil():
     m = services.match_result_enter(match=m, sets=[SetInput(30, 18), SetInput(20, 28), SetInput(26, 22)])
     assert m.white_points is None  # 2–1 after three of five sets: not decided
     m = services.match_result_enter(
-        match=m, sets=[SetInput(30, 18), SetInput(20, 28), SetInput(26, 22), SetInput(25, 23)]
+        match=m, sets=[SetInput(30, 18), SetInput(20, 28), SetInput(26, 22), SetInput(25, 23)], expected_version=m.version
     )
     assert (m.white_points, m.black_points) == (Decimal("1"), Decimal("0"))  # 3–1: the lead cannot be caught
     with pytest.raises(ValidationFailed):
         services.match_result_enter(
-            match=m, sets=[SetInput(30, 18), SetInput(20, 28), SetInput(26, 22), SetInput(25, 23), SetInput(20, 28)]
+            match=m, sets=[SetInput(30, 18), SetInput(20, 28), SetInput(26, 22), SetInput(25, 23), SetInput(20, 28)],
+            expected_version=m.version,
         )
 
 

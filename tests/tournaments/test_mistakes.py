@@ -1,0 +1,470 @@
+"""Recovering from mistakes: corrections after close, undoing a pairing, late entries with byes,
+withdrawing byes and withdrawals, editing and deleting tournaments, stale writes, and the history
+of every step (services, API and pages)."""
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.test import Client
+from rest_framework.test import APIClient
+
+from federation.errors import Conflict, PermissionDenied, PreconditionRequired, ValidationFailed
+from ratings.models import RatingEvent
+from tests.factories import PlayerFactory, UserFactory, organiser, referee
+from tournaments import history, services
+from tournaments.models import Absence, Entry, Match, Round, Tournament
+from tournaments.services import SetInput
+
+pytestmark = pytest.mark.django_db
+
+WHITE_WINS = [SetInput(30, 18), SetInput(26, 22)]
+BLACK_WINS = [SetInput(18, 30), SetInput(22, 26)]
+
+
+def api(user=None) -> APIClient:
+    c = APIClient(HTTP_ACCEPT_LANGUAGE="en")
+    if user is not None:
+        c.force_authenticate(user)
+    return c
+
+
+def staff_user():
+    return UserFactory(username="staff", is_staff=True)
+
+
+@pytest.fixture(autouse=True)
+def on_commit_now(monkeypatch):
+    """Run on-commit callbacks (the rating runs) at once: these tests live in one rolled-back transaction."""
+    from django.db import transaction
+
+    monkeypatch.setattr(transaction, "on_commit", lambda func, using=None, robust=False: func())
+
+
+@pytest.fixture
+def org():
+    return organiser(username="orhan")
+
+
+@pytest.fixture
+def ref():
+    return referee(username="rana")
+
+
+def make_event(org, *, rounds=2, n=4, name="Hata Turnuvası"):
+    t = services.tournament_create(name=name, rounds_total=rounds, created_by=org, start_date=None)
+    for i in range(n):
+        services.entry_add(tournament=t, player=PlayerFactory(rating=1800 - 100 * i, federation_id=f"MK-{i + 1}"))
+    return t
+
+
+def play_round(t, org, ref, *, results=None):
+    """Pair, publish, enter white wins on every game (or ``results[board]``), close."""
+    rnd = services.round_pair(tournament=t, user=org, coin_seed="seed")
+    services.round_publish(round=rnd, user=org)
+    for m in rnd.matches.filter(kind="game").order_by("board"):
+        sets = (results or {}).get(m.board, WHITE_WINS)
+        services.match_result_enter(match=m, sets=sets, user=ref)
+    services.round_close(round=rnd, user=org)
+    return rnd
+
+
+def points_of(t) -> dict[str, float]:
+    from tournaments.selectors import tournament_standings
+
+    return {line.name: line.points for line in tournament_standings(tournament=t).lines}
+
+
+# --------------------------------------------------------------------------------------------
+# 1. Corrections after close
+# --------------------------------------------------------------------------------------------
+
+
+def test_organiser_corrects_a_closed_round_with_a_reason_and_standings_follow(org, ref):
+    t = make_event(org)
+    rnd = play_round(t, org, ref)
+    m = rnd.matches.get(board=1)
+    white, black = m.white.player.full_name, m.black.player.full_name
+    assert (points_of(t)[white], points_of(t)[black]) == (1.0, 0.0)
+    v0 = Tournament.objects.get(pk=t.pk).version
+
+    with pytest.raises(Conflict) as err:  # a referee may not touch a closed round
+        services.match_result_enter(match=m, sets=BLACK_WINS, user=ref, expected_version=m.version, reason="x")
+    assert err.value.code == "round_closed"
+    with pytest.raises(ValidationFailed) as err:  # the organiser must say why
+        services.match_result_enter(match=m, sets=BLACK_WINS, user=org, expected_version=m.version)
+    assert err.value.field == "reason"
+
+    m = services.match_result_enter(
+        match=m, sets=BLACK_WINS, user=org, expected_version=m.version, reason="Hakem kağıdında 18-30 yazıyor"
+    )
+    assert (m.white_points, m.black_points) == (Decimal("0"), Decimal("1"))
+    assert (points_of(t)[white], points_of(t)[black]) == (0.0, 1.0)
+    assert Round.objects.get(pk=rnd.pk).status == "closed"  # the round stays closed
+    assert Tournament.objects.get(pk=t.pk).version == v0 + 1  # caches keyed on the version are stale now
+
+    item = history.tournament_history(tournament=t, round_number=1, board=1, limit=1)[0]
+    assert item.action == "result.correct"
+    assert item.user == "orhan"
+    assert item.reason == "Hakem kağıdında 18-30 yazıyor"
+    assert item.object == "Round 1, board 1"
+    assert item.before["sets"] == ["30-18", "26-22"] and item.after["sets"] == ["18-30", "22-26"]
+    assert (item.before["white_points"], item.after["white_points"]) == (1.0, 0.0)
+
+
+def test_a_correction_does_not_re_pair_later_rounds(org, ref):
+    t = make_event(org)
+    play_round(t, org, ref)
+    r2 = services.round_pair(tournament=t, user=org)
+    boards_before = list(r2.matches.values_list("board", "white_id", "black_id"))
+    m = Match.objects.get(round__tournament=t, round__number=1, board=1)
+    services.match_result_enter(match=m, sets=BLACK_WINS, user=org, expected_version=m.version, reason="slip")
+    assert list(r2.matches.values_list("board", "white_id", "black_id")) == boards_before
+
+
+def test_correcting_a_rated_event_re_rates_it(org, ref):
+    t = make_event(org, rounds=1)
+    rnd = play_round(t, org, ref)
+    services.standings_publish(tournament=t, user=org)
+    assert RatingEvent.objects.filter(tournament=t).exists()
+    m = rnd.matches.get(board=1)
+    winner = m.white.player
+    winner.refresh_from_db()
+    rated_before = winner.rating
+    services.match_result_enter(match=m, sets=BLACK_WINS, user=org, expected_version=m.version, reason="wrong slip")
+    winner.refresh_from_db()
+    assert winner.rating < rated_before  # the former winner now lost: the re-rating ran on commit (eager)
+    change = RatingEvent.objects.get(tournament=t).changes.get(player=winner)
+    assert change.rating_after == pytest.approx(winner.rating, abs=0.5)
+
+
+def test_result_api_corrects_with_reason_and_needs_the_version(org, ref):
+    t = make_event(org)
+    rnd = play_round(t, org, ref)
+    url = f"/api/tournaments/{t.slug}/rounds/1/boards/1/result/"
+    sets = [{"white_store": 18, "black_store": 30}, {"white_store": 22, "black_store": 26}]
+    m = rnd.matches.get(board=1)
+
+    r = api(ref).post(url, {"sets": sets, "version": m.version, "reason": "x"}, format="json")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "round_closed"
+    r = api(org).post(url, {"sets": sets, "reason": "slip"}, format="json")
+    assert r.status_code == 428
+    body = r.json()["error"]
+    assert body["field"] == "version" and body["current"]["version"] == m.version
+    assert body["current"]["sets"][0] == {"number": 1, "white_stones": 30, "black_stones": 18, "termination": "completed"}
+    r = api(org).post(url, {"sets": sets, "version": m.version - 1, "reason": "slip"}, format="json")
+    assert r.status_code == 409 and r.json()["error"]["current"]["white_points"] == 1.0
+    r = api(org).post(url, {"sets": sets, "reason": "slip"}, format="json", HTTP_IF_MATCH=f'"{m.version}"')
+    assert r.status_code == 200, r.content
+    assert r.json()["white_points"] == 0.0 and r["ETag"] == f'"{m.version + 1}"'
+    r = api(org).post(url, {"sets": sets, "reason": "slip"}, format="json", HTTP_IF_MATCH="abc")
+    assert r.status_code == 400 and r.json()["error"]["field"] == "If-Match"
+
+
+def test_first_entry_needs_no_version_but_a_change_does(org, ref):
+    t = make_event(org)
+    rnd = services.round_pair(tournament=t, user=org)
+    services.round_publish(round=rnd, user=org)
+    m = rnd.matches.get(board=1)
+    m = services.match_result_enter(match=m, sets=WHITE_WINS, user=ref)
+    with pytest.raises(PreconditionRequired):
+        services.match_result_enter(match=m, sets=BLACK_WINS, user=ref)
+    assert Match.objects.get(pk=m.pk).white_points == Decimal("1")
+
+
+def test_correction_page_asks_the_organiser_for_a_reason(org, ref):
+    t = make_event(org)
+    play_round(t, org, ref)
+    m = Match.objects.get(round__tournament=t, round__number=1, board=1)
+    c = Client()
+    c.force_login(ref)
+    page = c.get(f"/t/{t.slug}/round/1/board/1/").content.decode()
+    assert 'name="reason"' not in page and "disabled" in page
+    c.force_login(org)
+    page = c.get(f"/t/{t.slug}/round/1/board/1/").content.decode()
+    assert 'name="reason"' in page
+    form = {"version": m.version, "forfeit": "", "set1_white": 18, "set1_black": 30, "set1_termination": "completed",
+            "set2_white": 22, "set2_black": 26, "set2_termination": "completed"}
+    r = c.post(f"/t/{t.slug}/round/1/board/1/", form)
+    assert r.status_code == 200 and Match.objects.get(pk=m.pk).white_points == Decimal("1")  # no reason: refused
+    r = c.post(f"/t/{t.slug}/round/1/board/1/", {**form, "reason": "kağıt yanlış okunmuş"})
+    assert r.status_code == 302
+    assert Match.objects.get(pk=m.pk).white_points == Decimal("0")
+    page = c.get(f"/t/{t.slug}/round/1/board/1/").content.decode()
+    assert "kağıt yanlış okunmuş" in page  # the board's history
+
+
+# --------------------------------------------------------------------------------------------
+# 2. Undo the last pairing; late entries
+# --------------------------------------------------------------------------------------------
+
+
+def test_delete_the_last_pairing_and_pair_again(org, ref):
+    t = make_event(org)
+    play_round(t, org, ref)
+    r2 = services.round_pair(tournament=t, user=org)
+    services.round_publish(round=r2, user=org)
+    r = api(org).delete(f"/api/tournaments/{t.slug}/rounds/1/", {"reason": "x"}, format="json")
+    assert r.status_code == 409  # not the last round
+    r = api(ref).delete(f"/api/tournaments/{t.slug}/rounds/2/", format="json")
+    assert r.status_code == 403
+    r = api(org).delete(f"/api/tournaments/{t.slug}/rounds/2/", {"reason": "wrong bye"}, format="json")
+    assert r.status_code == 204
+    assert list(t.rounds.values_list("number", flat=True)) == [1]
+    again = services.round_pair(tournament=t, user=org)
+    assert again.number == 2 and again.matches.count() == 2
+    item = history.tournament_history(tournament=t, limit=2)[1]
+    assert (item.action, item.object, item.reason, item.after) == ("round.delete", "Round 2", "wrong bye", None)
+    assert item.before["Round 2"]["status"] == "published"
+
+
+def test_a_round_with_a_result_cannot_be_deleted(org, ref):
+    t = make_event(org)
+    rnd = services.round_pair(tournament=t, user=org)
+    services.round_publish(round=rnd, user=org)
+    services.match_result_enter(match=rnd.matches.get(board=2), sets=WHITE_WINS, user=ref)
+    with pytest.raises(Conflict) as err:
+        services.round_delete(round=rnd, user=org)
+    assert "2" in err.value.message
+    assert Round.objects.filter(pk=rnd.pk).exists()
+
+
+def test_deleting_round_one_removes_the_coin_toss_and_returns_to_draft(org):
+    t = make_event(org)
+    rnd = services.round_pair(tournament=t, user=org, coin_seed="a")
+    services.round_delete(round=rnd, user=org)
+    t.refresh_from_db()
+    assert t.status == "draft" and not t.rounds.exists()
+    assert services.round_pair(tournament=t, user=org, coin_seed="b").coin_toss.seed == "b"
+
+
+def test_late_entry_is_refused_while_the_round_is_unplayed_then_gets_byes(org, ref):
+    t = make_event(org, rounds=3)
+    play_round(t, org, ref)
+    r2 = services.round_pair(tournament=t, user=org)
+    late = PlayerFactory(federation_id="LATE", rating=2000)
+    with pytest.raises(Conflict) as err:
+        services.entry_add(tournament=t, player=late, user=org, missed_rounds="half")
+    assert err.value.code == "round_paired_not_played" and err.value.extra == {"round": 2}
+    services.round_delete(round=r2, user=org, reason="late entry")
+    with pytest.raises(ValidationFailed):
+        services.entry_add(tournament=t, player=late, user=org, missed_rounds="full")
+    entry = services.entry_add(tournament=t, player=late, user=org, missed_rounds="half")
+    assert entry.start_no == 5  # late entries take the next number (C.04.2)
+    bye = Match.objects.get(round__tournament=t, white=entry)
+    assert (bye.round.number, bye.kind, bye.bye_kind, bye.white_points, bye.board) == (1, "bye", "half", Decimal("0.5"), 3)
+    assert points_of(t)[late.full_name] == 0.5
+    r2 = services.round_pair(tournament=t, user=org)
+    seen = set(r2.matches.values_list("white_id", flat=True)) | set(r2.matches.values_list("black_id", flat=True))
+    assert entry.id in seen  # paired (or given the pairing-allocated bye) in round 2
+
+
+# --------------------------------------------------------------------------------------------
+# 7. Byes and withdrawals have a way back
+# --------------------------------------------------------------------------------------------
+
+
+def test_withdraw_a_bye_request_and_undo_a_withdrawal(org, ref):
+    t = make_event(org)
+    e4 = t.entries.get(start_no=4)
+    r = api(org).post(f"/api/tournaments/{t.slug}/byes/", {"start_no": 4, "round_number": 1, "kind": "half"},
+                      format="json")
+    assert r.status_code == 201 and Absence.objects.filter(entry=e4, round_number=1).exists()
+    r = api(org).delete(f"/api/tournaments/{t.slug}/byes/4/1/", {"reason": "came after all"}, format="json")
+    assert r.status_code == 204 and not Absence.objects.filter(entry=e4).exists()
+    r = api(org).delete(f"/api/tournaments/{t.slug}/byes/4/1/", format="json")
+    assert r.status_code == 404
+
+    services.entry_withdraw(entry=e4, user=org)
+    with pytest.raises(Conflict):
+        services.entry_withdraw(entry=e4, user=org)
+    r = api(org).post(f"/api/tournaments/{t.slug}/entries/4/reinstate/", {"reason": "mistake"}, format="json")
+    assert r.status_code == 200 and r.json()["withdrawn"] is False
+    rnd = services.round_pair(tournament=t, user=org)
+    assert rnd.matches.filter(black=e4).exists() or rnd.matches.filter(white=e4).exists()
+
+
+def test_reinstated_player_gets_a_zero_bye_for_the_round_missed(org, ref):
+    t = make_event(org, rounds=3)
+    e4 = t.entries.get(start_no=4)
+    services.entry_withdraw(entry=e4, user=org)
+    play_round(t, org, ref)  # 3 players: one gets the pairing-allocated bye
+    services.entry_reinstate(entry=e4, user=org)
+    bye = Match.objects.get(round__number=1, white=e4)
+    assert (bye.bye_kind, bye.white_points) == ("zero", Decimal("0"))
+    assert Entry.objects.get(pk=e4.pk).withdrawn is False
+
+
+# --------------------------------------------------------------------------------------------
+# 3. Edit and delete tournaments; reopen a round
+# --------------------------------------------------------------------------------------------
+
+
+def test_patch_tournament_settings(org, ref):
+    t = make_event(org)
+    r = api(org).patch(f"/api/tournaments/{t.slug}/", {
+        "name": "Ankara Kış Açık", "venue": "Kızılay Kültür Merkezi", "chief_arbiter": "Hakem Ayşe",
+        "time_control": "15 dk + 5 sn", "tiebreaks": ["sonneborn_berger", "buchholz"], "reason": "poster",
+    }, format="json")
+    assert r.status_code == 200, r.content
+    body = r.json()
+    assert (body["name"], body["venue"], body["chief_arbiter"], body["tiebreaks"]) == (
+        "Ankara Kış Açık", "Kızılay Kültür Merkezi", "Hakem Ayşe", ["sonneborn_berger", "buchholz"])
+    assert api(ref).patch(f"/api/tournaments/{t.slug}/", {"name": "x"}, format="json").status_code == 403
+    r = api(org).patch(f"/api/tournaments/{t.slug}/", {"name": "bad\nname"}, format="json")
+    assert r.status_code == 400 and r.json()["error"]["field"] == "name"
+    play_round(t, org, ref)
+    r = api(org).patch(f"/api/tournaments/{t.slug}/", {"tiebreaks": ["buchholz"]}, format="json")
+    assert r.status_code == 409 and r.json()["error"]["field"] == "tiebreaks"
+    r = api(org).patch(f"/api/tournaments/{t.slug}/", {"rounds_total": 0}, format="json")
+    assert r.status_code == 400
+    r = api(staff_user()).patch(f"/api/tournaments/{t.slug}/", {"tiebreaks": ["buchholz"]}, format="json")
+    assert r.status_code == 200 and r.json()["tiebreaks"] == ["buchholz"]
+    item = history.tournament_history(tournament=t, limit=1)[0]
+    assert (item.action, item.user, item.before, item.after) == (
+        "tournament.edit", "staff", {"tiebreaks": ["sonneborn_berger", "buchholz"]}, {"tiebreaks": ["buchholz"]})
+
+
+def test_delete_is_staff_only_confirmed_and_archives_a_rated_event(org, ref):
+    t = make_event(org, rounds=1)
+    play_round(t, org, ref)
+    services.standings_publish(tournament=t, user=org)
+    rated_player = Match.objects.get(round__tournament=t, board=1).white.player
+    rated_player.refresh_from_db()
+    assert rated_player.rating != 1800 or rated_player.rating != 1700
+    url = f"/api/tournaments/{t.slug}/"
+    assert api(org).delete(url, {"confirm": t.slug, "reason": "test"}, format="json").status_code == 403
+    r = api(staff_user()).delete(url, {"confirm": "wrong", "reason": "test"}, format="json")
+    assert r.status_code == 400 and r.json()["error"]["field"] == "confirm"
+    staff = staff_user() if False else None
+    staff = UserFactory(username="staff2", is_staff=True)
+    r = api(staff).delete(url, {"confirm": t.slug, "reason": "test import"}, format="json")
+    assert r.status_code == 200 and r.json()["archived_at"]
+    assert not RatingEvent.objects.filter(tournament=t).exists()  # no longer rated
+    rated_player.refresh_from_db()
+    assert rated_player.rating == {"MK-1": 1800, "MK-2": 1700, "MK-3": 1600, "MK-4": 1500}[rated_player.federation_id]
+    assert api().get(url).status_code == 404  # hidden
+    assert Client().get(f"/t/{t.slug}/").status_code == 404
+    assert t.slug not in [x["slug"] for x in api().get("/api/tournaments/").json()["results"]]
+    assert api(staff).get(url).status_code == 200
+    r = api(staff).post(f"/api/tournaments/{t.slug}/restore/", {"reason": "by mistake"}, format="json")
+    assert r.status_code == 200 and r.json()["archived_at"] is None
+    assert RatingEvent.objects.filter(tournament=t).exists()
+
+
+def test_delete_destroys_an_unrated_event_and_keeps_players(org, ref):
+    t = make_event(org)
+    play_round(t, org, ref)
+    staff = staff_user()
+    with pytest.raises(PermissionDenied):
+        services.tournament_delete(tournament=t, user=org, reason="x", confirm=t.slug)
+    assert services.tournament_delete(tournament=t, user=staff, reason="test import", confirm=t.slug) is None
+    assert not Tournament.objects.filter(pk=t.pk).exists()
+    assert PlayerFactory._meta.model.objects.filter(federation_id="MK-1").exists()
+    deleted = Tournament.history.filter(id=t.pk, history_type="-").get()
+    assert (deleted.history_user, deleted.history_change_reason, deleted.name) == (staff, "test import", t.name)
+
+
+def test_reopen_the_last_round(org, ref):
+    t = make_event(org, rounds=1)
+    rnd = play_round(t, org, ref)
+    services.standings_publish(tournament=t, user=org)
+    assert RatingEvent.objects.filter(tournament=t).exists()
+    with pytest.raises(ValidationFailed):
+        services.round_reopen(round=rnd, user=org)
+    services.round_reopen(round=rnd, user=org, reason="board 2 signed wrong")
+    t.refresh_from_db()
+    assert (t.status, t.standings_published_at, Round.objects.get(pk=rnd.pk).status) == ("running", None, "published")
+    assert not RatingEvent.objects.filter(tournament=t).exists()
+    m = rnd.matches.get(board=2)
+    services.match_result_enter(match=m, sets=BLACK_WINS, user=ref, expected_version=m.version)  # referees again
+    services.round_close(round=rnd, user=org)
+    services.standings_publish(tournament=t, user=org)
+    assert RatingEvent.objects.filter(tournament=t).exists()
+
+
+# --------------------------------------------------------------------------------------------
+# 4. History API
+# --------------------------------------------------------------------------------------------
+
+
+def test_history_api_lists_every_step_newest_first(org, ref):
+    t = make_event(org)
+    play_round(t, org, ref)
+    services.standings_publish(tournament=t, user=org)
+    url = f"/api/tournaments/{t.slug}/history/"
+    assert api().get(url).status_code == 401
+    assert api(ref).get(url).status_code == 403
+    r = api(org).get(url)
+    assert r.status_code == 200
+    items = r.json()
+    assert [i["action"] for i in items] == [
+        "standings.publish", "round.close", "result.enter", "result.enter", "round.publish", "round.pair",
+        "entry.add", "entry.add", "entry.add", "entry.add", "tournament.create",
+    ]
+    assert set(items[0]) == {"at", "user", "action", "object", "reason", "before", "after", "round", "board"}
+    assert [i["at"] for i in items] == sorted((i["at"] for i in items), reverse=True)
+    enter = items[2]
+    assert (enter["user"], enter["round"], enter["after"]["sets"]) == ("rana", 1, ["30-18", "26-22"])
+    assert api(org).get(url + "?round=1&board=1").json()[0]["action"] == "result.enter"
+    assert len(api(org).get(url + "?limit=2").json()) == 2
+    assert api(org).get(url + "?limit=0").status_code == 400
+    assert api(org).get(url + "?round=abc").status_code == 400
+
+
+def test_history_pages_for_organisers_only(org, ref):
+    t = make_event(org)
+    play_round(t, org, ref)
+    c = Client()
+    c.force_login(org)
+    page = c.get(f"/t/{t.slug}/history/").content.decode()
+    assert "round.close" in page and "rana" in page
+    assert "round.close" in c.get(f"/t/{t.slug}/round/1/").content.decode()
+    c.force_login(ref)
+    assert c.get(f"/t/{t.slug}/history/").status_code == 302
+
+
+# --------------------------------------------------------------------------------------------
+# 6. Publishing is one gate
+# --------------------------------------------------------------------------------------------
+
+
+def test_every_public_output_shows_only_the_published_state(org, ref):
+    """Standings published after round 1; round 2 closed but not published: anonymous users and
+    players see round 1 everywhere, the organiser sees round 2."""
+    t = make_event(org)
+    play_round(t, org, ref)
+    services.standings_publish(tournament=t, user=org)
+    play_round(t, org, ref)
+    player_user = UserFactory(username="oyuncu")
+    for who in (None, player_user):
+        web, rest = Client(), api(who)
+        if who is not None:
+            web.force_login(who)
+        trf = web.get(f"/t/{t.slug}/export.trf").content.decode()
+        assert " 1 w 1" in trf or " 1 b 0" in trf or "w 1" in trf
+        result_columns = [ln[91:] for ln in trf.splitlines() if ln.startswith("001")]
+        assert all(len(col.split()) == 3 for col in result_columns), result_columns  # one round: opp, colour, result
+        st = rest.get(f"/api/tournaments/{t.slug}/standings/").json()
+        assert st["rounds"] == 1 and sorted(r["points"] for r in st["rows"]) == [0.0, 0.0, 1.0, 1.0]
+        page = web.get(f"/t/{t.slug}/standings/")
+        assert page.status_code == 200 and page.context["st"].rounds == 1
+        cross = web.get(f"/t/{t.slug}/crosstable/")
+        assert cross.context["table"].round_numbers == (1,)
+        pdf = web.get(f"/t/{t.slug}/crosstable.pdf")
+        assert pdf.status_code == 200 and b"".join(pdf.streaming_content)[:5] == b"%PDF-"
+        rounds = [r["number"] for r in rest.get(f"/api/tournaments/{t.slug}/").json()["rounds"]]
+        assert rounds == [1, 2]  # pairing lists of published rounds are public
+    org_web = Client()
+    org_web.force_login(org)
+    org_trf = org_web.get(f"/t/{t.slug}/export.trf").content.decode()
+    assert all(len(ln[91:].split()) == 6 for ln in org_trf.splitlines() if ln.startswith("001"))
+    assert api(org).get(f"/api/tournaments/{t.slug}/standings/").json()["rounds"] == 2
+
+
+def test_unpublished_standings_hide_every_result_output(org, ref):
+    t = make_event(org)
+    play_round(t, org, ref)
+    for url in ("/t/{s}/standings/", "/t/{s}/crosstable/", "/t/{s}/crosstable.pdf", "/t/{s}/export.trf"):
+        assert Client().get(url.format(s=t.slug)).status_code == 404, url
+    assert api().get(f"/api/tournaments/{t.slug}/standings/").status_code == 404

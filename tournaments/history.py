@@ -1,0 +1,235 @@
+"""Reads of a tournament's history: every action on it as one item — who, when, what, why, before, after.
+
+The rows come from django-simple-history's tables (:mod:`federation.audit`): every tracked row of a
+tournament (the tournament, its roles, entries, rounds, boards, sets and requested byes) carries
+``audit_tournament_id``; the rows written by one service call share ``audit_action_id`` and are
+folded into one :class:`HistoryItem`. A board's sets are folded into the board ("sets": ["30-18",
+"26-22"]), so a corrected result reads as one change of one board.
+
+Loaded with one query per tracked model plus one for users and one for players (no query per row).
+"""
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext as _
+
+from federation.models import Player
+from tournaments.models import Absence, Entry, Match, Round, SetResult, Tournament, TournamentRole
+
+#: Fields shown for each tracked model (ids are turned into readable values below).
+_FIELDS = {
+    "Tournament": ["name", "start_date", "end_date", "venue", "city", "chief_arbiter", "time_control", "tiebreaks",
+                   "rounds_total", "status", "standings_round", "standings_published_at", "archived_at"],
+    "TournamentRole": ["user_id", "role"],
+    "Entry": ["start_no", "player_id", "rating", "withdrawn", "withdrawn_after_round"],
+    "Round": ["number", "status", "modified_by_hand"],
+    "Match": ["kind", "bye_kind", "white_id", "black_id", "forfeit", "white_points", "black_points", "rated", "version"],
+    "Absence": ["entry_id", "round_number", "kind"],
+}
+_ORDER = ["Match", "Round", "Entry", "Absence", "TournamentRole", "Tournament"]
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryItem:
+    """One action: ``at`` (aware datetime), ``user`` (display name or None), ``action`` (e.g.
+    ``"result.correct"``), ``object`` (e.g. "Round 3, board 1"), ``reason`` ("" when none given),
+    ``before``/``after`` (JSON-ready dicts of the fields that changed; ``None`` for a created / deleted
+    object), ``round`` and ``board`` it concerns (or None)."""
+
+    at: dt.datetime
+    user: str | None
+    action: str
+    object: str
+    reason: str
+    before: dict | None
+    after: dict | None
+    round: int | None = None
+    board: int | None = None
+
+    def as_dict(self) -> dict:
+        return {
+            "at": self.at.isoformat(), "user": self.user, "action": self.action, "object": self.object,
+            "reason": self.reason, "before": self.before, "after": self.after, "round": self.round, "board": self.board,
+        }
+
+
+def _json(value):
+    if value is None or isinstance(value, (bool, int, str, list, dict)):
+        return value
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()
+    try:  # Decimal points
+        return float(value)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+class _Names:
+    """Readable names for ids met in history rows (entries by start number, players, users)."""
+
+    def __init__(self, rows_by_model: dict[str, list]):
+        entry_rows = rows_by_model.get("Entry", [])
+        self.entry = {}
+        player_ids = {r.player_id for r in entry_rows}
+        players = {p.pk: p.full_name for p in Player.objects.filter(pk__in=player_ids).only("first_name", "last_name")}
+        for r in entry_rows:  # the last known start number and name of each entry
+            self.entry[r.id] = f"{r.start_no}. {players.get(r.player_id, '?')}"
+        self.player = players
+        self.round = {r.id: r.number for r in rows_by_model.get("Round", [])}
+        self.match = {r.id: (self.round.get(r.round_id), r.board) for r in rows_by_model.get("Match", [])}
+        user_ids = {r.history_user_id for rows in rows_by_model.values() for r in rows if r.history_user_id}
+        user_ids |= {r.user_id for r in rows_by_model.get("TournamentRole", [])}
+        self.user = {
+            u.pk: (u.get_full_name() or u.username) for u in get_user_model().objects.filter(pk__in=user_ids)
+        }
+
+    def value(self, field: str, value):
+        if value is None:
+            return None
+        if field in ("white_id", "black_id", "entry_id"):
+            return self.entry.get(value, f"#{value}")
+        if field == "player_id":
+            return self.player.get(value, f"#{value}")
+        if field == "user_id":
+            return self.user.get(value, f"#{value}")
+        return _json(value)
+
+    def label(self, model: str, row) -> tuple[str, int | None, int | None]:
+        """``(label, round, board)`` of a history row."""
+        if model == "Tournament":
+            return _("Tournament"), None, None
+        if model == "Round":
+            return _("Round %(n)d") % {"n": row.number}, row.number, None
+        if model == "Match":
+            n = self.round.get(row.round_id)
+            return _("Round %(n)s, board %(b)d") % {"n": n, "b": row.board}, n, row.board
+        if model == "SetResult":
+            n, b = self.match.get(row.match_id, (None, None))
+            return _("Round %(n)s, board %(b)s") % {"n": n, "b": b}, n, b
+        if model == "Entry":
+            return _("Player %(p)s") % {"p": self.entry.get(row.id, row.id)}, None, None
+        if model == "Absence":
+            return _("Bye of %(p)s, round %(n)d") % {"p": self.entry.get(row.entry_id, row.entry_id),
+                                                       "n": row.round_number}, row.round_number, None
+        if model == "TournamentRole":
+            return _("Role of %(u)s") % {"u": self.user.get(row.user_id, row.user_id)}, None, None
+        return model, None, None
+
+
+_MODELS = {"Tournament": Tournament, "TournamentRole": TournamentRole, "Entry": Entry, "Round": Round,
+           "Match": Match, "SetResult": SetResult, "Absence": Absence}
+
+
+def _set_text(row) -> str:
+    text = f"{row.white_stones}-{row.black_stones}"
+    return text if row.termination == "completed" else f"{text} ({row.termination})"
+
+
+def tournament_history(
+    *, tournament: Tournament, round_number: int | None = None, board: int | None = None,
+    limit: int = 200, offset: int = 0,
+) -> list[HistoryItem]:
+    """The history of ``tournament``, newest first: one :class:`HistoryItem` per action.
+
+    ``round_number`` / ``board`` keep the actions that touched that round / that board of it.
+    ``limit`` (≤ 1000) and ``offset`` page through the items.
+    """
+    rows_by_model: dict[str, list] = {}
+    for name, model in _MODELS.items():
+        rows_by_model[name] = list(
+            model.history.filter(audit_tournament_id=tournament.pk).order_by("history_date", "history_id")
+        )
+    names = _Names(rows_by_model)
+    groups: dict[str, list[tuple[str, object, object | None]]] = defaultdict(list)
+    for name, rows in rows_by_model.items():
+        last: dict[int, object] = {}
+        for row in rows:
+            groups[row.audit_action_id].append((name, row, last.get(row.id)))
+            last[row.id] = row
+    items = []
+    for action_id, members in groups.items():
+        item = _fold(members, names)
+        if item is None:
+            continue
+        if round_number is not None and item.round != round_number and not _touches(members, names, round_number, board):
+            continue
+        if board is not None and not _touches(members, names, round_number, board):
+            continue
+        items.append(item)
+    items.sort(key=lambda i: i.at, reverse=True)
+    limit = max(1, min(int(limit), 1000))
+    return items[max(0, int(offset)):][:limit]
+
+
+def _touches(members, names: _Names, round_number: int | None, board: int | None) -> bool:
+    for model, row, _prev in members:
+        _label, n, b = names.label(model, row)
+        if round_number is not None and n != round_number:
+            continue
+        if board is not None and b != board:
+            continue
+        return True
+    return False
+
+
+def _fold(members: list, names: _Names) -> HistoryItem | None:
+    """One item from the history rows of one action."""
+    first = max(members, key=lambda m: m[1].history_date)[1]
+    at = first.history_date
+    user_id = next((r.history_user_id for _m, r, _p in members if r.history_user_id), None)
+    reason = next((r.history_change_reason for _m, r, _p in members if r.history_change_reason), "") or ""
+    action = first.audit_action or {"+": "create", "~": "edit", "-": "delete"}[first.history_type]
+    before: dict[str, dict] = {}
+    after: dict[str, dict] = {}
+    places: dict[str, tuple[int | None, int | None, str]] = {}
+    sets_before: dict[str, list] = defaultdict(list)
+    sets_after: dict[str, list] = defaultdict(list)
+    for model, row, prev in sorted(members, key=lambda m: m[1].history_id):
+        label, n, b = names.label(model, row)
+        places.setdefault(label, (n, b, model))
+        if model == "SetResult":
+            if row.history_type in ("-", "~") and prev is not None:
+                sets_before[label].append((prev.number, _set_text(prev)))
+            if row.history_type in ("+", "~"):
+                sets_after[label].append((row.number, _set_text(row)))
+            continue
+        fields = _FIELDS[model]
+        old = None if row.history_type == "+" or prev is None else {f: names.value(f, getattr(prev, f)) for f in fields}
+        new = None if row.history_type == "-" else {f: names.value(f, getattr(row, f)) for f in fields}
+        if row.history_type == "-" and prev is None:
+            old = {f: names.value(f, getattr(row, f)) for f in fields}
+        if old is not None and new is not None:
+            changed = [f for f in fields if old[f] != new[f]]
+            if not changed:
+                continue
+            old = {f: old[f] for f in changed}
+            new = {f: new[f] for f in changed}
+        if old is not None:
+            before.setdefault(label, {}).update(old)
+        if new is not None:
+            after.setdefault(label, {}).update(new)
+    for label in set(sets_before) | set(sets_after):
+        before.setdefault(label, {})["sets"] = [t for _n, t in sorted(sets_before.get(label, []))]
+        after.setdefault(label, {})["sets"] = [t for _n, t in sorted(sets_after.get(label, []))]
+    labels = list(dict.fromkeys(list(before) + list(after)))
+    if not labels:
+        return None
+    labels.sort(key=lambda lb: (_ORDER.index(places[lb][2]) if places[lb][2] in _ORDER else 0,
+                                places[lb][0] or 0, places[lb][1] or 0))
+    main = next((lb for lb in labels if places[lb][2] == "Round"), None) if action.startswith("round.") else None
+    main = main or labels[0]
+    n, b, _model = places[main]
+    if len(labels) == 1:
+        out_before, out_after = before.get(main), after.get(main)
+    else:
+        out_before = {lb: before[lb] for lb in labels if lb in before} or None
+        out_after = {lb: after[lb] for lb in labels if lb in after} or None
+        b = b if all(places[lb][1] == b for lb in labels) else None
+    return HistoryItem(
+        at=at, user=names.user.get(user_id) if user_id else None, action=action, object=main, reason=reason,
+        before=out_before, after=out_after, round=n, board=b,
+    )
