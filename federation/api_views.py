@@ -1,22 +1,30 @@
-"""REST API of members: players and clubs (read-only), and the input helper every API view uses.
+"""REST API of members: players and clubs, and the input helper every API view uses.
 
-HackSoft style: one view per operation, a small output serializer each, filters as django-filter
-``FilterSet`` classes; errors are :class:`federation.errors.ApplicationError` rendered by
-``federation.api.exception_handler`` as ``{"error": {"code", "message", "field"}}``.
+HackSoft style: one view per operation, a small input and output serializer each, filters as
+django-filter ``FilterSet`` classes; writes call :mod:`federation.services`; errors are
+:class:`federation.errors.ApplicationError` rendered by ``federation.api.exception_handler`` as
+``{"error": {"code", "message", "field"}}``.
+
+Reads are public. Writes (create, ``PATCH``, deactivate/activate, merge) are for federation staff:
+anonymous → 401 (the project's DRF settings), anyone else → 403. A merged player's federation id
+answers ``GET`` with 301 to the surviving player.
 """
 from __future__ import annotations
 
 import django_filters
 from django.db.models import Q, QuerySet
+from django.urls import reverse
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema
-from rest_framework import generics, serializers
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from rest_framework import generics, serializers, status
 from rest_framework.filters import OrderingFilter
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from federation.errors import NotFound, ValidationFailed
+from federation import roles, services
+from federation.errors import NotFound, PermissionDenied, ValidationFailed
 from federation.models import Club, Player
+from federation.selectors import player_resolve
 
 # --------------------------------------------------------------------------------------------
 # Error body and input helper
@@ -95,18 +103,18 @@ def validated_input(serializer_class, data, **kwargs) -> dict:
 
 
 # --------------------------------------------------------------------------------------------
-# Selectors used here (members have no writes through the API)
+# Selectors used here
 # --------------------------------------------------------------------------------------------
 
 
 def player_list() -> QuerySet[Player]:
     """Players with their clubs, by name."""
-    return Player.objects.select_related("club").order_by("last_name", "first_name", "federation_id")
+    return Player.objects.select_related("club", "merged_into").order_by("last_name", "first_name", "federation_id")
 
 
 def player_get(*, federation_id: str) -> Player:
     """The player with ``federation_id``; :class:`NotFound` otherwise."""
-    player = Player.objects.select_related("club").filter(federation_id=federation_id).first()
+    player = Player.objects.select_related("club", "merged_into").filter(federation_id=federation_id).first()
     if player is None:
         raise NotFound(_("No player with federation id %(id)s.") % {"id": federation_id}, field="federation_id")
     return player
@@ -116,6 +124,14 @@ def club_list() -> QuerySet[Club]:
     return Club.objects.order_by("name")
 
 
+def club_get(*, club_id: int) -> Club:
+    """The club with id ``club_id``; :class:`NotFound` otherwise."""
+    club = Club.objects.filter(pk=club_id).first()
+    if club is None:
+        raise NotFound(_("No club with id %(id)s.") % {"id": club_id}, field="id")
+    return club
+
+
 # --------------------------------------------------------------------------------------------
 # Filters
 # --------------------------------------------------------------------------------------------
@@ -123,16 +139,20 @@ def club_list() -> QuerySet[Club]:
 
 class PlayerFilter(django_filters.FilterSet):
     """``club`` (id or short name), ``city`` (case-insensitive), ``sex`` (m/f), ``search`` (every word
-    must occur in the first or last name, or equal the federation id)."""
+    must occur in the first or last name, or equal the federation id), ``active`` (true/false; default
+    every player, merged records included)."""
 
     club = django_filters.CharFilter(method="filter_club", help_text="Club id or short name.")
     city = django_filters.CharFilter(field_name="city", lookup_expr="iexact")
     sex = django_filters.ChoiceFilter(choices=Player.Sex.choices)
     search = django_filters.CharFilter(method="filter_search", help_text="Words of the name, or a federation id.")
+    active = django_filters.BooleanFilter(
+        field_name="active", help_text="true: active players only; false: deactivated and merged records only.",
+    )
 
     class Meta:
         model = Player
-        fields = ["club", "city", "sex", "search"]
+        fields = ["club", "city", "sex", "search", "active"]
 
     def filter_club(self, queryset, name, value):
         if value.isdigit():
@@ -148,13 +168,99 @@ class PlayerFilter(django_filters.FilterSet):
 
 
 class ClubFilter(django_filters.FilterSet):
-    """``city`` (case-insensitive for ASCII letters)."""
+    """``city`` (case-insensitive for ASCII letters), ``active`` (true/false; default every club)."""
 
     city = django_filters.CharFilter(field_name="city", lookup_expr="iexact")
+    active = django_filters.BooleanFilter(field_name="active", help_text="true: active clubs only.")
 
     class Meta:
         model = Club
-        fields = ["city"]
+        fields = ["city", "active"]
+
+
+# --------------------------------------------------------------------------------------------
+# Input serializers of the writes
+# --------------------------------------------------------------------------------------------
+
+
+class StrictInputSerializer(serializers.Serializer):
+    """An input serializer that refuses keys it does not declare (a misspelt field is an error, not
+    silently ignored); ``rating`` gets its own reason: the rating run owns it."""
+
+    def validate(self, attrs):
+        unknown = [k for k in getattr(self, "initial_data", {}) if k not in self.fields]
+        if unknown:
+            key = unknown[0]
+            if key == "rating":
+                raise serializers.ValidationError({key: _("The rating is set by the rating run, not by hand.")})
+            raise serializers.ValidationError({key: _("Unknown field.")})
+        return attrs
+
+
+_REASON_HELP = "Why (stored on the history rows), up to 500 characters."
+
+
+def _club_field(**kwargs):
+    return serializers.PrimaryKeyRelatedField(
+        queryset=Club.objects.all(), allow_null=True, help_text="Club id, or null for none.", **kwargs
+    )
+
+
+class PlayerCreateInputSerializer(StrictInputSerializer):
+    federation_id = serializers.CharField(max_length=20, help_text="New, unique; no spaces or slash.")
+    first_name = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
+    last_name = serializers.CharField(max_length=60)
+    sex = serializers.ChoiceField(choices=Player.Sex.choices, allow_blank=True, required=False, default="")
+    birth_year = serializers.IntegerField(min_value=1900, max_value=2100, required=False, allow_null=True, default=None)
+    club = _club_field(required=False, default=None)
+    city = serializers.CharField(max_length=60, required=False, allow_blank=True, default="",
+                                 help_text="Empty: the club's city.")
+    rating = serializers.IntegerField(min_value=0, max_value=4000, required=False, default=0,
+                                      help_text="Starting rating in rating points (0 = unrated); the rating run owns it after that.")
+
+
+class PlayerUpdateInputSerializer(StrictInputSerializer):
+    """Only the fields sent are changed. ``rating`` is refused: the rating run owns it."""
+
+    federation_id = serializers.CharField(max_length=20, required=False, help_text="Unique; no spaces or slash.")
+    first_name = serializers.CharField(max_length=60, required=False, allow_blank=True)
+    last_name = serializers.CharField(max_length=60, required=False)
+    sex = serializers.ChoiceField(choices=Player.Sex.choices, allow_blank=True, required=False)
+    birth_year = serializers.IntegerField(min_value=1900, max_value=2100, required=False, allow_null=True)
+    club = _club_field(required=False)
+    city = serializers.CharField(max_length=60, required=False, allow_blank=True)
+    reason = serializers.CharField(max_length=500, required=False, allow_blank=True, help_text=_REASON_HELP)
+
+
+class MemberReasonInputSerializer(StrictInputSerializer):
+    reason = serializers.CharField(max_length=500, required=False, allow_blank=True, help_text=_REASON_HELP)
+
+
+class PlayerMergeInputSerializer(StrictInputSerializer):
+    into = serializers.CharField(max_length=20, help_text="Federation id of the record to keep.")
+    reason = serializers.CharField(max_length=500, help_text="Required: why these are the same person.")
+
+
+class ClubCreateInputSerializer(StrictInputSerializer):
+    name = serializers.CharField(max_length=120, help_text="Unique (case-insensitive).")
+    short_name = serializers.CharField(max_length=12, required=False, allow_blank=True, default="")
+    city = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
+    reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="", help_text=_REASON_HELP)
+
+
+class ClubUpdateInputSerializer(StrictInputSerializer):
+    """Only the fields sent are changed."""
+
+    name = serializers.CharField(max_length=120, required=False, help_text="Unique (case-insensitive).")
+    short_name = serializers.CharField(max_length=12, required=False, allow_blank=True)
+    city = serializers.CharField(max_length=60, required=False, allow_blank=True)
+    reason = serializers.CharField(max_length=500, required=False, allow_blank=True, help_text=_REASON_HELP)
+
+
+def _require_staff(user, message: str) -> None:
+    """Refuse non-staff before their input is read (a 403 never depends on the body)."""
+    if not roles.is_staff(user):
+        raise PermissionDenied(message)
 
 
 # --------------------------------------------------------------------------------------------
@@ -165,23 +271,29 @@ class ClubFilter(django_filters.FilterSet):
 class ClubOutputSerializer(serializers.ModelSerializer):
     class Meta:
         model = Club
-        fields = ["id", "name", "short_name", "city"]
+        fields = ["id", "name", "short_name", "city", "active"]
 
 
 class PlayerOutputSerializer(serializers.ModelSerializer):
     club = ClubOutputSerializer(allow_null=True)
     full_name = serializers.CharField(help_text='"Last, First" as on pairing lists.')
+    merged_into = serializers.SlugRelatedField(
+        slug_field="federation_id", read_only=True, allow_null=True,
+        help_text="Federation id of the record this one was merged into (null: a record of its own).",
+    )
 
     class Meta:
         model = Player
         fields = [
             "federation_id", "first_name", "last_name", "full_name", "sex", "birth_year", "club", "city", "rating",
+            "active", "merged_into",
         ]
 
 
 class PlayerListApi(generics.ListAPIView):
-    """Registered players; filters ``club``, ``city``, ``sex``, ``search``; ``ordering`` by name,
-    rating or federation id (``-rating`` for the strongest first)."""
+    """Registered players; filters ``club``, ``city``, ``sex``, ``search``, ``active``; ``ordering``
+    by name, rating or federation id (``-rating`` for the strongest first). ``POST`` registers a
+    player (staff)."""
 
     serializer_class = PlayerOutputSerializer
     filterset_class = PlayerFilter
@@ -196,19 +308,108 @@ class PlayerListApi(generics.ListAPIView):
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
 
+    @extend_schema(
+        operation_id="players_create", tags=["players"], request=PlayerCreateInputSerializer,
+        responses={201: PlayerOutputSerializer, **error_responses(400, 401, 403, 409)},
+        description="Register a player (federation staff; services.player_register). A federation id "
+                    "already in use → 409 with field federation_id.",
+    )
+    def post(self, request, *args, **kwargs):
+        _require_staff(request.user, _("Only federation staff can register players here."))
+        data = validated_input(PlayerCreateInputSerializer, request.data)
+        player = services.player_register(user=request.user, **data)
+        return Response(PlayerOutputSerializer(player_get(federation_id=player.federation_id)).data,
+                        status=status.HTTP_201_CREATED)
+
+
+_MOVED = OpenApiResponse(description="The federation id was merged into another record: `Location` is "
+                                     "that player's URL.")
+
 
 class PlayerDetailApi(APIView):
-    """One player by federation id."""
+    """One player by federation id; a merged record's id answers 301 to the surviving player.
+    ``PATCH`` changes the fields sent (staff)."""
 
     @extend_schema(operation_id="players_retrieve", tags=["players"],
-                   responses={200: PlayerOutputSerializer, **error_responses(404)})
+                   responses={200: PlayerOutputSerializer, 301: _MOVED, **error_responses(404)})
     def get(self, request, federation_id: str):
         player = player_get(federation_id=federation_id)
+        if player.merged_into_id is not None:
+            survivor = player_resolve(federation_id)
+            url = request.build_absolute_uri(reverse("api-player", args=[survivor.federation_id]))
+            return Response(status=status.HTTP_301_MOVED_PERMANENTLY, headers={"Location": url})
         return Response(PlayerOutputSerializer(player).data)
+
+    @extend_schema(
+        operation_id="players_update", tags=["players"], request=PlayerUpdateInputSerializer,
+        responses={200: PlayerOutputSerializer, **error_responses(400, 401, 403, 404, 409)},
+        description="Change the fields sent (federation staff; services.player_update); `reason` is kept on the "
+                    "history row. `rating` is refused (400): the rating run owns it. A merged record → 409.",
+        examples=[OpenApiExample("Move to another club", value={"club": 3, "reason": "Transfer 2026"},
+                                 request_only=True)],
+    )
+    def patch(self, request, federation_id: str):
+        _require_staff(request.user, _("Only federation staff can edit players."))
+        player = player_get(federation_id=federation_id)
+        data = dict(validated_input(PlayerUpdateInputSerializer, request.data))
+        reason = data.pop("reason", "")
+        player = services.player_update(player=player, user=request.user, reason=reason, **data)
+        return Response(PlayerOutputSerializer(player_get(federation_id=player.federation_id)).data)
+
+
+class PlayerDeactivateApi(APIView):
+    """Deactivate a player: kept with results and rating history, no longer listed or offered."""
+
+    @extend_schema(operation_id="players_deactivate", tags=["players"], request=MemberReasonInputSerializer,
+                   responses={200: PlayerOutputSerializer, **error_responses(400, 401, 403, 404, 409)})
+    def post(self, request, federation_id: str):
+        _require_staff(request.user, _("Only federation staff can deactivate or activate players."))
+        player = player_get(federation_id=federation_id)
+        data = validated_input(MemberReasonInputSerializer, request.data)
+        player = services.player_deactivate(player=player, user=request.user, reason=data.get("reason", ""))
+        return Response(PlayerOutputSerializer(player_get(federation_id=player.federation_id)).data)
+
+
+class PlayerActivateApi(APIView):
+    """Activate a deactivated player again (a merged record stays inactive: 409)."""
+
+    @extend_schema(operation_id="players_activate", tags=["players"], request=MemberReasonInputSerializer,
+                   responses={200: PlayerOutputSerializer, **error_responses(400, 401, 403, 404, 409)})
+    def post(self, request, federation_id: str):
+        _require_staff(request.user, _("Only federation staff can deactivate or activate players."))
+        player = player_get(federation_id=federation_id)
+        data = validated_input(MemberReasonInputSerializer, request.data)
+        player = services.player_activate(player=player, user=request.user, reason=data.get("reason", ""))
+        return Response(PlayerOutputSerializer(player_get(federation_id=player.federation_id)).data)
+
+
+class PlayerMergeApi(APIView):
+    """Merge the player of the URL into the player ``into``: the same person (services.player_merge)."""
+
+    @extend_schema(
+        operation_id="players_merge", tags=["players"], request=PlayerMergeInputSerializer,
+        responses={200: PlayerOutputSerializer, **error_responses(400, 401, 403, 404, 409)},
+        description="The URL's record is merged into `into` (the record kept): its entries, login and initial "
+                    "rating move there, its id then answers 301, and a full re-rating is queued. 409 when both "
+                    "played in one tournament, when `into` is the same record or when either was merged already; "
+                    "400 with field `into` when no player has that id, field `reason` when the reason is missing. "
+                    "Returns the kept player.",
+        examples=[OpenApiExample("Duplicate registration", value={"into": "TMF-0001", "reason": "Registered twice"},
+                                 request_only=True)],
+    )
+    def post(self, request, federation_id: str):
+        _require_staff(request.user, _("Only federation staff can merge players."))
+        merge = player_get(federation_id=federation_id)
+        data = validated_input(PlayerMergeInputSerializer, request.data)
+        keep = Player.objects.filter(federation_id=data["into"]).first()
+        if keep is None:
+            raise ValidationFailed(_("No player with federation id %(id)s.") % {"id": data["into"]}, field="into")
+        keep = services.player_merge(keep=keep, merge=merge, user=request.user, reason=data["reason"])
+        return Response(PlayerOutputSerializer(player_get(federation_id=keep.federation_id)).data)
 
 
 class ClubListApi(generics.ListAPIView):
-    """Member clubs by name; filter ``city``."""
+    """Member clubs by name; filters ``city``, ``active``. ``POST`` creates a club (staff)."""
 
     serializer_class = ClubOutputSerializer
     filterset_class = ClubFilter
@@ -219,3 +420,62 @@ class ClubListApi(generics.ListAPIView):
     @extend_schema(operation_id="clubs_list", tags=["clubs"])
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        operation_id="clubs_create", tags=["clubs"], request=ClubCreateInputSerializer,
+        responses={201: ClubOutputSerializer, **error_responses(400, 401, 403)},
+        description="Create a club (federation staff; services.club_create). A name in use → 400 with field name.",
+    )
+    def post(self, request, *args, **kwargs):
+        _require_staff(request.user, _("Only federation staff can create clubs."))
+        data = validated_input(ClubCreateInputSerializer, request.data)
+        club = services.club_create(user=request.user, **data)
+        return Response(ClubOutputSerializer(club).data, status=status.HTTP_201_CREATED)
+
+
+class ClubDetailApi(APIView):
+    """One club by id; ``PATCH`` changes the fields sent (staff)."""
+
+    @extend_schema(operation_id="clubs_retrieve", tags=["clubs"],
+                   responses={200: ClubOutputSerializer, **error_responses(404)})
+    def get(self, request, club_id: int):
+        return Response(ClubOutputSerializer(club_get(club_id=club_id)).data)
+
+    @extend_schema(
+        operation_id="clubs_update", tags=["clubs"], request=ClubUpdateInputSerializer,
+        responses={200: ClubOutputSerializer, **error_responses(400, 401, 403, 404)},
+        description="Change the fields sent (federation staff; services.club_update); `reason` is kept on the history row.",
+    )
+    def patch(self, request, club_id: int):
+        _require_staff(request.user, _("Only federation staff can edit clubs."))
+        club = club_get(club_id=club_id)
+        data = dict(validated_input(ClubUpdateInputSerializer, request.data))
+        reason = data.pop("reason", "")
+        club = services.club_update(club=club, user=request.user, reason=reason, **data)
+        return Response(ClubOutputSerializer(club).data)
+
+
+class ClubDeactivateApi(APIView):
+    """Deactivate a club: kept for history, offered no more."""
+
+    @extend_schema(operation_id="clubs_deactivate", tags=["clubs"], request=MemberReasonInputSerializer,
+                   responses={200: ClubOutputSerializer, **error_responses(400, 401, 403, 404)})
+    def post(self, request, club_id: int):
+        _require_staff(request.user, _("Only federation staff can deactivate or activate clubs."))
+        club = club_get(club_id=club_id)
+        data = validated_input(MemberReasonInputSerializer, request.data)
+        club = services.club_deactivate(club=club, user=request.user, reason=data.get("reason", ""))
+        return Response(ClubOutputSerializer(club).data)
+
+
+class ClubActivateApi(APIView):
+    """Activate a deactivated club again."""
+
+    @extend_schema(operation_id="clubs_activate", tags=["clubs"], request=MemberReasonInputSerializer,
+                   responses={200: ClubOutputSerializer, **error_responses(400, 401, 403, 404)})
+    def post(self, request, club_id: int):
+        _require_staff(request.user, _("Only federation staff can deactivate or activate clubs."))
+        club = club_get(club_id=club_id)
+        data = validated_input(MemberReasonInputSerializer, request.data)
+        club = services.club_activate(club=club, user=request.user, reason=data.get("reason", ""))
+        return Response(ClubOutputSerializer(club).data)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from ratings.services import ratings_recompute_from
+from ratings.services import ratings_recompute_all, ratings_recompute_from
 from tournaments.models import Tournament
 
 
@@ -19,3 +19,13 @@ def rate_tournament_task(tournament_id: int) -> dict:
     if tournament is None:
         return {"events": [], "rated_sets": 0, "players_updated": 0}
     return ratings_recompute_from(tournament=tournament).as_dict()
+
+
+@shared_task(name="ratings.rerate_all")
+def rerate_all_task() -> dict:
+    """Re-rate the whole history from scratch (``ratings_recompute_all``), as ``manage.py rerate_all``.
+
+    Queued after a commit that changes whose results are whose, e.g. merging two player records
+    (``federation.services.player_merge``). Returns ``{"events": [ids], "rated_sets": n, "players_updated": n}``.
+    """
+    return ratings_recompute_all().as_dict()

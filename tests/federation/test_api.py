@@ -10,6 +10,7 @@ from rest_framework.test import APIClient
 
 from federation.api_views import validated_input
 from federation.errors import ValidationFailed
+from federation.models import Player
 from tests.factories import ClubFactory, PlayerFactory
 
 
@@ -37,8 +38,8 @@ def test_players_list_by_name(members):
     assert first == {
         "federation_id": "TR003", "first_name": "Can", "last_name": "Demir", "full_name": "Demir, Can", "sex": "m",
         "birth_year": 2000, "club": {"id": members[1].id, "name": "İzmir Zeka Oyunları", "short_name": "IZO",
-                                     "city": "İzmir"},
-        "city": "İzmir", "rating": 1600,
+                                     "city": "İzmir", "active": True},
+        "city": "İzmir", "rating": 1600, "active": True, "merged_into": None,
     }
 
 
@@ -86,12 +87,16 @@ def test_clubs(members):
     assert [c["short_name"] for c in APIClient().get("/api/clubs/?city=ankara").json()["results"]] == ["AMK"]
 
 
-def test_players_are_read_only(members):
+def test_players_are_written_by_staff_only(members):
+    """Organisers register players from a tournament's entries page; through the API only staff do
+    (tests/federation/test_players_clubs.py covers the writes)."""
     from tests.factories import organiser
 
     c = APIClient()
     c.force_authenticate(organiser())
-    assert c.post("/api/players/", {"federation_id": "TR9"}, format="json").status_code == 405
+    r = c.post("/api/players/", {"federation_id": "TR9", "last_name": "Yeni"}, format="json")
+    assert r.status_code == 403 and r.json()["error"]["code"] == "permission_denied"
+    assert not Player.objects.filter(federation_id="TR9").exists()
 
 
 # --- the input helper -------------------------------------------------------------------------
@@ -133,16 +138,28 @@ def test_schema_has_every_endpoint(db):
     schema = SchemaGenerator().get_schema(request=None, public=True)
     paths = schema["paths"]
     expected = {
-        "/api/players/": {"get"},
-        "/api/players/{federation_id}/": {"get"},
-        "/api/clubs/": {"get"},
+        "/api/players/": {"get", "post"},
+        "/api/players/{federation_id}/": {"get", "patch"},
+        "/api/players/{federation_id}/deactivate/": {"post"},
+        "/api/players/{federation_id}/activate/": {"post"},
+        "/api/players/{federation_id}/merge/": {"post"},
+        "/api/clubs/": {"get", "post"},
+        "/api/clubs/{club_id}/": {"get", "patch"},
+        "/api/clubs/{club_id}/deactivate/": {"post"},
+        "/api/clubs/{club_id}/activate/": {"post"},
         "/api/tournaments/": {"get", "post"},
         "/api/tournaments/import-trf/": {"post"},
-        "/api/tournaments/{slug}/": {"get"},
+        "/api/tournaments/{slug}/": {"get", "patch", "delete"},
+        "/api/tournaments/{slug}/restore/": {"post"},
+        "/api/tournaments/{slug}/history/": {"get"},
         "/api/tournaments/{slug}/entries/": {"post"},
         "/api/tournaments/{slug}/entries/{start_no}/withdraw/": {"post"},
+        "/api/tournaments/{slug}/entries/{start_no}/reinstate/": {"post"},
+        "/api/tournaments/{slug}/byes/": {"post"},
+        "/api/tournaments/{slug}/byes/{start_no}/{number}/": {"delete"},
         "/api/tournaments/{slug}/rounds/": {"post"},
-        "/api/tournaments/{slug}/rounds/{number}/": {"get"},
+        "/api/tournaments/{slug}/rounds/{number}/": {"get", "delete"},
+        "/api/tournaments/{slug}/rounds/{number}/reopen/": {"post"},
         "/api/tournaments/{slug}/rounds/{number}/publish/": {"post"},
         "/api/tournaments/{slug}/rounds/{number}/close/": {"post"},
         "/api/tournaments/{slug}/rounds/{number}/boards/{board}/result/": {"post"},
@@ -154,12 +171,12 @@ def test_schema_has_every_endpoint(db):
         assert path in paths, path
         assert set(paths[path]) >= methods, (path, set(paths[path]))
     params = {p["name"] for p in paths["/api/players/"]["get"]["parameters"]}
-    assert {"club", "city", "sex", "search", "ordering", "limit", "offset"} <= params
+    assert {"club", "city", "sex", "search", "active", "ordering", "limit", "offset"} <= params
     params = {p["name"] for p in paths["/api/tournaments/"]["get"]["parameters"]}
     assert {"status", "system", "year"} <= params
     assert "multipart/form-data" in paths["/api/tournaments/import-trf/"]["post"]["requestBody"]["content"]
     result = schema["components"]["schemas"]["MatchResultInput"]
-    assert set(result["properties"]) == {"sets", "forfeit", "version"}
+    assert set(result["properties"]) == {"sets", "forfeit", "version", "reason"}
 
 
 def test_schema_validates_without_warnings(db, tmp_path):
