@@ -75,7 +75,16 @@ DATABASES = {
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # A hall of referees on the embedded database: write transactions take the lock when they begin
+    # (BEGIN IMMEDIATE, so no deadlock on upgrading a read lock), wait up to 20 s for it, and WAL lets
+    # readers go on while one writer writes (Django >= 5.1 "init_command"/"transaction_mode").
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=20000;",
+        }
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
