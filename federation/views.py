@@ -60,6 +60,8 @@ def player_detail(request, federation_id: str):
 
 def _player_context(request, player: Player, *, merge_form: PlayerMergeForm | None = None) -> dict:
     entries = player.entries.select_related("tournament").order_by("-tournament__start_date")
+    if not roles.is_staff(request.user):  # the publish gate: archived tournaments are staff-only
+        entries = entries.filter(tournament__archived_at__isnull=True)
     context = {"player": player, "entries": entries, **player_rating_context(player)}
     if roles.is_staff(request.user):
         context.update(

@@ -159,7 +159,17 @@ class PlayerRatingHistoryApi(APIView):
         responses={200: RatingPlayerHistorySerializer, **error_responses(404)},
     )
     def get(self, request, federation_id: str):
+        from django.http import HttpResponsePermanentRedirect
+        from django.urls import reverse
+
+        from federation.selectors import player_resolve
+
         player = player_get(federation_id=federation_id)
+        if player.merged_into_id is not None:  # a merged record: its history lives on the surviving one
+            survivor = player_resolve(federation_id)
+            return HttpResponsePermanentRedirect(
+                reverse("api-rating-history", kwargs={"federation_id": survivor.federation_id})
+            )
         history = selectors.player_history(player)
         body = {"player": player, "rated_sets": sum(h.sets for h in history), "events": history}
         return Response(RatingPlayerHistorySerializer(body).data)

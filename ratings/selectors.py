@@ -227,7 +227,7 @@ def rating_list(filters: RatingFilters = RatingFilters(), *, order: str = "ratin
     rated sets, ``status`` the status after their last rated event ("established" when the rating
     comes from before the national rating and no event changed it yet).
     """
-    players = list(filtered_players(filters).filter(rating__gt=0))
+    players = list(filtered_players(filters).filter(rating__gt=0, active=True, merged_into__isnull=True))
     stats = {
         row["player_id"]: row
         for row in RatingChange.objects.filter(player__in=[p.pk for p in players])

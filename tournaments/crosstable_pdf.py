@@ -38,7 +38,10 @@ def crosstable_pdf_build(*, tournament: Tournament, lang: str = "tr") -> Path:
     path = crosstable_pdf_path(tournament, lang)
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
+        import os
+
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_bytes(crosstable_pdf_bytes(tournament=tournament, lang=lang))
         tmp.replace(path)
+    path.with_suffix(".queued").unlink(missing_ok=True)  # the web's "being built" marker
     return path

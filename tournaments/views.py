@@ -5,6 +5,8 @@ message next to the form, in the same words the API uses.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from django.conf import settings
 from django.db import transaction
 from django.contrib import messages
@@ -265,18 +267,62 @@ def crosstable(request, slug: str):
 
 
 def crosstable_pdf(request, slug: str):
-    """Crosstable PDF; built by the Celery task when a broker is configured, cached per version."""
+    """Crosstable PDF, cached per tournament version and language. The web never waits on a worker:
+    a PDF that is ready is served from storage; otherwise (with a broker) it is queued once and the
+    request answers at once with 202 and a page that reloads until the file is there. In the embedded
+    mode (Celery eager, no worker) it is built in this request."""
+    from tournaments.crosstable_pdf import crosstable_pdf_path
     from tournaments.tasks import crosstable_pdf_task
 
     t = _tournament(request, slug)
-    if not t.standings_published and not access.can_organise(request.user, t):
+    if not publication.results_visible(t, request.user):
         return render(request, "tournaments/not_published.html", {"t": t}, status=404)
     lang = _lang()
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        path = crosstable_pdf_task.apply(args=[t.id, lang]).get()
-    else:
-        path = crosstable_pdf_task.delay(t.id, lang).get(timeout=120)
-    return FileResponse(open(path, "rb"), content_type="application/pdf", filename=f"{t.slug}-capraz-tablo.pdf")
+    path = crosstable_pdf_path(t, lang)
+    if not path.exists() and settings.CELERY_TASK_ALWAYS_EAGER:
+        path = Path(crosstable_pdf_task.apply(args=[t.id, lang]).get())
+    if path.exists():
+        return FileResponse(open(path, "rb"), content_type="application/pdf", filename=f"{t.slug}-capraz-tablo.pdf")
+    failed = None
+    if _claim_job(path):
+        try:
+            crosstable_pdf_task.delay(t.id, lang)
+        except Exception as exc:  # broker unreachable: say so now rather than hang the worker process
+            _release_job(path)
+            failed = str(exc) or exc.__class__.__name__
+    response = render(
+        request, "tournaments/pdf_pending.html", {"t": t, "failed": failed}, status=503 if failed else 202,
+    )
+    response["Retry-After"] = "2"
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+_JOB_CLAIM_SECONDS = 120
+
+
+def _claim_job(path: Path) -> bool:
+    """True for the first request that asks for ``path`` to be built (a marker file created with
+    O_EXCL, shared by every web process); a marker older than two minutes is stale (a lost job)."""
+    import os
+    import time
+
+    marker = path.with_suffix(".queued")
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        if time.time() - marker.stat().st_mtime > _JOB_CLAIM_SECONDS:
+            marker.unlink(missing_ok=True)
+    except FileNotFoundError:
+        pass
+    try:
+        os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return False
+    return True
+
+
+def _release_job(path: Path) -> None:
+    path.with_suffix(".queued").unlink(missing_ok=True)
 
 
 def export_trf(request, slug: str):

@@ -226,3 +226,18 @@ def test_correction_form_speaks_turkish(live_server, new_page, rated_event):
     english = [s for s in ("Save correction", "Reason for the correction", "The round is closed. A correction needs")
                if s in text]
     assert english == [], f"English on the Turkish page {page.url}: {english}"
+
+
+def test_tournament_page_title_is_its_name_for_the_organiser(live_server, new_page, rated_event):
+    """The organiser's tournament page shows a history section; the page title (browser tab) must stay
+    the tournament's name, as it is for the public."""
+    t, _org = rated_event
+    anon = new_page(locale="tr-TR", viewport=PHONE)
+    anon.goto(f"{live_server.url}/t/{t.slug}/")
+    assert anon.title().strip() == t.name
+    page = new_page(locale="tr-TR", viewport=PHONE)
+    _login(page, live_server.url, "orga")
+    page.goto(f"{live_server.url}/t/{t.slug}/")
+    assert page.locator('main section.history li[data-action="standings.publish"]').count() == 1
+    title = page.title().strip()
+    assert title == t.name, f"<title> of {page.url} is {len(title)} characters: {title[:120]!r}…"

@@ -6,6 +6,7 @@ session by the ``celery_worker`` fixture against pytest-django's test database.
 from __future__ import annotations
 
 import io
+import time
 import os
 import uuid
 
@@ -75,6 +76,12 @@ def test_crosstable_pdf_page_is_built_by_the_worker(celery_worker, client, djang
     admin = django_user_model.objects.create_superuser("servis-admin", "admin@example.org", "x")
     client.force_login(admin)
     response = client.get(f"/t/{t.slug}/crosstable.pdf")
+    assert response.status_code == 202  # queued: the web process never waits on the worker
+    assert response["Retry-After"] == "2"
+    deadline = time.monotonic() + 60
+    while response.status_code == 202 and time.monotonic() < deadline:
+        time.sleep(0.3)
+        response = client.get(f"/t/{t.slug}/crosstable.pdf")
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
     data = b"".join(response.streaming_content)

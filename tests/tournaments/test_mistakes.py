@@ -468,3 +468,24 @@ def test_unpublished_standings_hide_every_result_output(org, ref):
     for url in ("/t/{s}/standings/", "/t/{s}/crosstable/", "/t/{s}/crosstable.pdf", "/t/{s}/export.trf"):
         assert Client().get(url.format(s=t.slug)).status_code == 404, url
     assert api().get(f"/api/tournaments/{t.slug}/standings/").status_code == 404
+
+
+def test_archived_events_leave_the_player_page_and_merged_ids_redirect_the_rating_history(org, ref):
+    from federation import services as fed
+
+    t = make_event(org, rounds=1)
+    play_round(t, org, ref)
+    services.standings_publish(tournament=t, user=org)
+    staff = staff_user()
+    p1 = t.entries.get(start_no=1).player
+    assert t.name in Client().get(f"/players/{p1.federation_id}/").content.decode()
+    services.tournament_delete(tournament=t, user=staff, reason="test", confirm=t.slug)
+    assert t.name not in Client().get(f"/players/{p1.federation_id}/").content.decode()
+    web = Client()
+    web.force_login(staff)
+    assert t.name in web.get(f"/players/{p1.federation_id}/").content.decode()
+
+    twin = PlayerFactory(federation_id="TWIN-1", last_name=p1.last_name, first_name=p1.first_name)
+    fed.player_merge(keep=p1, merge=twin, user=staff, reason="same person")
+    r = api().get("/api/ratings/players/TWIN-1/history/")
+    assert r.status_code == 301 and r["Location"].endswith(f"/api/ratings/players/{p1.federation_id}/history/")
