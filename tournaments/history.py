@@ -15,6 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from federation.models import Player
@@ -52,7 +53,7 @@ class HistoryItem:
 
     def as_dict(self) -> dict:
         return {
-            "at": self.at.isoformat(), "user": self.user, "action": self.action, "object": self.object,
+            "at": timezone.localtime(self.at).isoformat(), "user": self.user, "action": self.action, "object": self.object,
             "reason": self.reason, "before": self.before, "after": self.after, "round": self.round, "board": self.board,
         }
 
@@ -78,6 +79,10 @@ class _Names:
         players = {p.pk: p.full_name for p in Player.objects.filter(pk__in=player_ids).only("first_name", "last_name")}
         for r in entry_rows:  # the last known start number and name of each entry
             self.entry[r.id] = f"{r.start_no}. {players.get(r.player_id, '?')}"
+        # starting numbers are re-sorted in bulk before round 1 (no history row): use the current ones
+        current = Entry.objects.filter(pk__in=list(self.entry)).values_list("pk", "start_no", "player_id")
+        for pk, start_no, player_id in current:
+            self.entry[pk] = f"{start_no}. {players.get(player_id, '?')}"
         self.player = players
         self.round = {r.id: r.number for r in rows_by_model.get("Round", [])}
         self.match = {r.id: (self.round.get(r.round_id), r.board) for r in rows_by_model.get("Match", [])}
@@ -220,8 +225,9 @@ def _fold(members: list, names: _Names) -> HistoryItem | None:
         return None
     labels.sort(key=lambda lb: (_ORDER.index(places[lb][2]) if places[lb][2] in _ORDER else 0,
                                 places[lb][0] or 0, places[lb][1] or 0))
-    main = next((lb for lb in labels if places[lb][2] == "Round"), None) if action.startswith("round.") else None
-    main = main or labels[0]
+    prefer = {"round": "Round", "entry": "Entry", "bye": "Absence", "tournament": "Tournament",
+              "result": "Match", "pairing": "Match", "standings": "Tournament"}.get(action.split(".")[0])
+    main = next((lb for lb in labels if places[lb][2] == prefer), None) or labels[0]
     n, b, _model = places[main]
     if len(labels) == 1:
         out_before, out_after = before.get(main), after.get(main)

@@ -184,6 +184,9 @@ def match_result(request, slug: str, number: int, board: int):
     if not access.can_enter_results(request.user, t):
         messages.error(request, _("Only referees and organisers can enter results."))
         return redirect("round-detail", slug=slug, number=number)
+    if match.kind == Match.Kind.BYE:
+        messages.info(request, _("A bye has no result to enter."))
+        return redirect("round-detail", slug=slug, number=number)
     existing = list(match.sets.order_by("number"))
     closed = match.round.status == Round.Status.CLOSED
     can_correct = closed and access.can_organise(request.user, t)

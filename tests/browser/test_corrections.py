@@ -171,7 +171,10 @@ def test_organiser_corrects_a_rated_result_on_a_phone(live_server, new_page, rat
     # the crosstable PDF (a fresh one: the cache is per version) shows the new result
     link = page.locator(f'a[href="/t/{t.slug}/crosstable.pdf"]')
     assert link.count() == 1
-    response = page.request.get(base + link.get_attribute("href"))  # the page's session, as a click would
+    # the page's session, as a click would; with a broker the first answer may be 202 (being built)
+    response = _wait_until(
+        lambda: (r := page.request.get(base + link.get_attribute("href"))).status != 202 and r, "the crosstable PDF",
+    )
     assert response.status == 200 and response.headers["content-type"] == "application/pdf"
     assert f"{t.slug}-capraz-tablo.pdf" in response.headers.get("content-disposition", "")
     pdf = response.body()
