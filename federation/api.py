@@ -54,3 +54,26 @@ def _first(value):
                 return f"{key}: {found}"
         return ""
     return value
+
+
+def api_not_found(request, exception=None):
+    """handler404: the error envelope for ``/api/…`` (e.g. a URL converter that did not match),
+    Django's page otherwise."""
+    from django.views.defaults import page_not_found
+
+    from federation.middleware import error_response, is_api
+
+    if is_api(request.path):
+        return error_response(request, status=404, code="not_found", message="Not found.")
+    return page_not_found(request, exception)
+
+
+def api_server_error(request):
+    """handler500: the error envelope for ``/api/…`` (never a page or a traceback), Django's page otherwise."""
+    from django.views.defaults import server_error
+
+    from federation.middleware import error_response, is_api
+
+    if is_api(request.path):
+        return error_response(request, status=500, code="server_error", message="Server error.")
+    return server_error(request)

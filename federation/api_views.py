@@ -142,10 +142,12 @@ class PlayerFilter(django_filters.FilterSet):
     must occur in the first or last name, or equal the federation id), ``active`` (true/false; default
     every player, merged records included)."""
 
-    club = django_filters.CharFilter(method="filter_club", help_text="Club id or short name.")
-    city = django_filters.CharFilter(field_name="city", lookup_expr="iexact")
+    club = django_filters.CharFilter(method="filter_club", max_length=20, help_text="Club id or short name.")
+    city = django_filters.CharFilter(field_name="city", lookup_expr="iexact", max_length=60)
     sex = django_filters.ChoiceFilter(choices=Player.Sex.choices)
-    search = django_filters.CharFilter(method="filter_search", help_text="Words of the name, or a federation id.")
+    search = django_filters.CharFilter(
+        method="filter_search", max_length=100, help_text="Words of the name, or a federation id (at most 6 words).",
+    )
     active = django_filters.BooleanFilter(
         field_name="active", help_text="true: active players only; false: deactivated and merged records only.",
     )
@@ -155,12 +157,12 @@ class PlayerFilter(django_filters.FilterSet):
         fields = ["club", "city", "sex", "search", "active"]
 
     def filter_club(self, queryset, name, value):
-        if value.isdigit():
-            return queryset.filter(club_id=int(value))
-        return queryset.filter(club__short_name__iexact=value)
+        from federation.selectors import club_q
+
+        return queryset.filter(club_q(value))
 
     def filter_search(self, queryset, name, value):
-        words = value.replace(",", " ").split()
+        words = value.replace(",", " ").split()[:6]
         q = Q()
         for w in words:
             q &= Q(first_name__icontains=w) | Q(last_name__icontains=w) | Q(federation_id__iexact=w)

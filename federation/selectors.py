@@ -4,6 +4,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
@@ -167,3 +168,12 @@ def club_change_history(club: Club) -> list[HistoryRow]:
         club.history.select_related("history_user").order_by("-history_date", "-history_id")[:HISTORY_LIMIT]
     )
     return _rows_of(Club, records, "name")
+
+
+def club_q(value: str, *, prefix: str = "club") -> Q:
+    """A filter on a player's club given as the club's id or short name (``"12"`` or ``"AMK"``); ids
+    beyond 9 digits cannot exist and match nothing (no integer overflow in the database)."""
+    value = (value or "").strip()
+    if value.isdigit():
+        return Q(**{f"{prefix}_id": int(value)}) if len(value) <= 9 else Q(pk__in=[])
+    return Q(**{f"{prefix}__short_name__iexact": value})

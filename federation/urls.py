@@ -18,3 +18,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]
+
+handler404 = "federation.api.api_not_found"
+handler500 = "federation.api.api_server_error"

@@ -18,7 +18,7 @@ from federation.collation import player_sort_key, turkish_sort_key
 from federation.errors import ApplicationError
 from federation.forms import ClubForm, PlayerCreateForm, PlayerForm, PlayerMergeForm, ReasonForm
 from federation.models import Club, Player
-from federation.selectors import club_change_history, player_change_history, player_resolve
+from federation.selectors import club_change_history, club_q, player_change_history, player_resolve
 from ratings.views import player_rating_context
 
 
@@ -29,12 +29,12 @@ def player_list(request):
     show_all = request.GET.get("all") == "1"
     if not show_all:
         qs = qs.filter(active=True)
-    q = (request.GET.get("q") or "").strip()
+    q = (request.GET.get("q") or "").strip()[:100]
     if q:
         qs = qs.filter(Q(last_name__icontains=q) | Q(first_name__icontains=q) | Q(federation_id__iexact=q))
-    club = request.GET.get("club")
+    club = (request.GET.get("club") or "").strip()[:20]
     if club:
-        qs = qs.filter(club_id=club)
+        qs = qs.filter(club_q(club))
     sex = request.GET.get("sex")
     if sex in ("m", "f"):
         qs = qs.filter(sex=sex)

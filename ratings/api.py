@@ -26,8 +26,9 @@ STATUS_HELP = '"unrated", "provisional" (fewer than 30 rated sets) or "establish
 
 
 class RatingListInputSerializer(serializers.Serializer):
-    club = serializers.CharField(required=False, allow_blank=True, help_text="Club id or short name.")
-    city = serializers.CharField(required=False, allow_blank=True, help_text="Player's city (else the club's), exact.")
+    club = serializers.CharField(required=False, allow_blank=True, max_length=20, help_text="Club id or short name.")
+    city = serializers.CharField(required=False, allow_blank=True, max_length=60,
+                                 help_text="Player's city (else the club's), exact.")
     sex = serializers.ChoiceField(choices=["m", "f"], required=False, allow_blank=True)
     age = serializers.ChoiceField(
         choices=list(selectors.AGE_GROUPS), required=False, allow_blank=True,
@@ -35,7 +36,8 @@ class RatingListInputSerializer(serializers.Serializer):
     )
     year = serializers.IntegerField(required=False, min_value=1900, max_value=2100,
                                     help_text="Year the ages are counted in (default: this year).")
-    search = serializers.CharField(required=False, allow_blank=True, help_text="Words of the name, or a federation id.")
+    search = serializers.CharField(required=False, allow_blank=True, max_length=100,
+                                   help_text="Words of the name, or a federation id (at most 6 words).")
     order = serializers.ChoiceField(choices=["rating", "name"], required=False, default="rating",
                                     help_text="rating (desc, then Turkish name order) or name (Turkish order).")
 

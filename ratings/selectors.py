@@ -202,7 +202,9 @@ def filtered_players(filters: RatingFilters) -> QuerySet[Player]:
     """Players matching ``filters`` (club id or short name, city, sex, age group, name words)."""
     qs = Player.objects.select_related("club")
     if filters.club:
-        qs = qs.filter(club_id=int(filters.club)) if filters.club.isdigit() else qs.filter(club__short_name__iexact=filters.club)
+        from federation.selectors import club_q
+
+        qs = qs.filter(club_q(filters.club))
     if filters.city:
         qs = qs.filter(Q(city=filters.city) | Q(city="", club__city=filters.city))
     if filters.sex in ("m", "f"):
@@ -214,7 +216,7 @@ def filtered_players(filters: RatingFilters) -> QuerySet[Player]:
             qs = qs.filter(birth_year__gte=lo)
         if hi is not None:
             qs = qs.filter(birth_year__lte=hi)
-    for w in filters.search.replace(",", " ").split():
+    for w in filters.search[:100].replace(",", " ").split()[:6]:  # bounded work: 6 words of a 100-character search
         qs = qs.filter(Q(first_name__icontains=w) | Q(last_name__icontains=w) | Q(federation_id__iexact=w))
     return qs
 

@@ -20,13 +20,13 @@ PAGE_SIZE = 100
 def rating_filters(params) -> tuple[selectors.RatingFilters, dict]:
     """:class:`selectors.RatingFilters` from query ``params``; unknown values are ignored (a page never
     fails on a bad filter). Also returns the cleaned values for the form."""
-    club = (params.get("club") or "").strip()
-    city = (params.get("city") or "").strip()
+    club = (params.get("club") or "").strip()[:20]
+    city = (params.get("city") or "").strip()[:60]
     sex = params.get("sex") if params.get("sex") in ("m", "f") else ""
     age = params.get("age") if params.get("age") in selectors.AGE_GROUPS else ""
-    q = (params.get("q") or "").strip()
+    q = (params.get("q") or "").strip()[:100]
     year = params.get("year") or ""
-    year = int(year) if year.isdigit() and 1900 <= int(year) <= 2100 else timezone.localdate().year
+    year = int(year) if year.isdigit() and len(year) == 4 and 1900 <= int(year) <= 2100 else timezone.localdate().year
     order = "name" if params.get("order") == "name" else "rating"
     cleaned = {"club": club, "city": city, "sex": sex, "age": age, "q": q, "year": year, "order": order}
     return selectors.RatingFilters(club=club, city=city, sex=sex, age=age, search=q, year=year), cleaned

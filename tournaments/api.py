@@ -10,6 +10,7 @@ Every refusal is an :class:`federation.errors.ApplicationError`, rendered as
 from __future__ import annotations
 
 import django_filters
+from django import forms
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
@@ -82,10 +83,17 @@ def _tournament_data(t: Tournament, user) -> dict:
 # --------------------------------------------------------------------------------------------
 
 
+class YearFilter(django_filters.NumberFilter):
+    """A whole year 1900..2100 (a decimal or out-of-range value is a 400, not an overflow)."""
+
+    field_class = forms.IntegerField
+
+
 class TournamentFilter(django_filters.FilterSet):
     status = django_filters.ChoiceFilter(choices=Tournament.Status.choices)
     system = django_filters.ChoiceFilter(choices=Tournament.System.choices)
-    year = django_filters.NumberFilter(field_name="start_date", lookup_expr="year", help_text="Year of the start date.")
+    year = YearFilter(field_name="start_date", lookup_expr="year", min_value=1900, max_value=2100,
+                      help_text="Year of the start date (1900..2100).")
 
     class Meta:
         model = Tournament

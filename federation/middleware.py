@@ -1,0 +1,61 @@
+"""Request guards that turn bad input into a 4xx before any view or query sees it.
+
+:class:`BadInputMiddleware` refuses control characters (NUL and the other C0 characters, DEL) in the
+URL path and in query parameters, and over-long query strings: PostgreSQL cannot even compare a string
+with a NUL in it, so such a request would otherwise end as a 500 somewhere deep in a query. API
+requests (``/api/…``) get the product's error envelope ``{"error": {"code", "message", "field"}}``;
+pages get a plain 400.
+"""
+from __future__ import annotations
+
+import re
+
+from django.http import HttpResponseBadRequest, JsonResponse
+
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+"""C0 control characters except tab, line feed and carriage return — never legitimate in a name,
+a search term or an id. (Line breaks in query values are refused too, below.)"""
+MAX_QUERY_STRING = 4096
+
+
+def has_control_characters(text: str, *, allow_line_breaks: bool = False) -> bool:
+    """True when ``text`` holds a NUL, another C0 control character or DEL (tab, CR and LF are
+    allowed only with ``allow_line_breaks``)."""
+    if CONTROL.search(text):
+        return True
+    return not allow_line_breaks and any(ch in text for ch in "\r\n")
+
+
+def is_api(path: str) -> bool:
+    return path.startswith("/api/")
+
+
+def error_response(request, *, status: int, code: str, message: str, field: str | None = None):
+    """The error in the form the client expects: the JSON envelope for the API, text for pages."""
+    if is_api(request.path):
+        return JsonResponse({"error": {"code": code, "message": message, "field": field}}, status=status)
+    if status == 400:
+        return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
+    from django.http import HttpResponse
+
+    return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
+
+
+class BadInputMiddleware:
+    """Refuse control characters in the path and query, and query strings over 4 KB (400)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if has_control_characters(request.path):
+            return error_response(request, status=400, code="invalid",
+                                  message="Control characters are not allowed in the URL.", field="path")
+        if len(request.META.get("QUERY_STRING", "")) > MAX_QUERY_STRING:
+            return error_response(request, status=400, code="invalid",
+                                  message=f"The query string is longer than {MAX_QUERY_STRING} characters.")
+        for key, values in request.GET.lists():
+            if has_control_characters(key) or any(has_control_characters(v) for v in values):
+                return error_response(request, status=400, code="invalid",
+                                      message="Control characters are not allowed in query parameters.", field=key)
+        return self.get_response(request)
