@@ -400,6 +400,12 @@ def _attach(record: GameRecord, chunk: RecordChunk, *, user, replace: bool, find
     line = chunk.line
     match = finder.find(record, line=line)[1]
     tournament = match.round.tournament
+    if match.round.status == "closed":  # a closed round changes only by the organiser's correction
+        raise RecordRefused(
+            _("round %(n)d is closed; reopen it (or correct the board with a reason) to add move records")
+            % {"n": match.round.number},
+            line,
+        )
     if user is not None:
         if tournament.pk not in allowed:
             allowed[tournament.pk] = access.can_enter_results(user, tournament)
