@@ -1,6 +1,8 @@
 #!/bin/sh
 # Container entry point.
-#   web          migrate (unless DJANGO_MIGRATE=0), then gunicorn federation.wsgi on 0.0.0.0:$PORT (8000)
+#   web          migrate (unless DJANGO_MIGRATE=0), then gunicorn federation.wsgi on 0.0.0.0:$PORT (8000);
+#                gunicorn believes X-Forwarded-* headers only from FORWARDED_ALLOW_IPS (default 127.0.0.1:
+#                set it to the address of your TLS proxy, never to "*")
 #   worker       Celery worker (crosstable PDFs); WORKER_CONCURRENCY processes (2)
 #   manage ARGS  python manage.py ARGS (e.g. `manage createsuperuser`, `manage load_sample_data`)
 #   anything else is executed as given.
@@ -34,7 +36,7 @@ case "$cmd" in
       --bind "0.0.0.0:${PORT:-8000}" \
       --workers "${WEB_CONCURRENCY:-3}" \
       --timeout "${GUNICORN_TIMEOUT:-150}" \
-      --forwarded-allow-ips "${FORWARDED_ALLOW_IPS:-*}" \
+      --forwarded-allow-ips "${FORWARDED_ALLOW_IPS:-127.0.0.1}" \
       --access-logfile - "$@"
     ;;
   worker)

@@ -21,7 +21,7 @@ from rest_framework.filters import OrderingFilter
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from federation import roles, services
+from federation import privacy, roles, services
 from federation.errors import NotFound, PermissionDenied, ValidationFailed
 from federation.models import Club, Player
 from federation.selectors import player_resolve
@@ -114,7 +114,8 @@ def player_list() -> QuerySet[Player]:
 
 def player_get(*, federation_id: str) -> Player:
     """The player with ``federation_id``; :class:`NotFound` otherwise."""
-    player = Player.objects.select_related("club", "merged_into").filter(federation_id=federation_id).first()
+    qs = Player.objects.select_related("club", "merged_into")
+    player = qs.filter(federation_id=federation_id).first() or qs.filter(federation_id__iexact=federation_id).first()
     if player is None:
         raise NotFound(_("No player with federation id %(id)s.") % {"id": federation_id}, field="federation_id")
     return player
@@ -144,7 +145,8 @@ class PlayerFilter(django_filters.FilterSet):
 
     club = django_filters.CharFilter(method="filter_club", max_length=20, help_text="Club id or short name.")
     city = django_filters.CharFilter(field_name="city", lookup_expr="iexact", max_length=60)
-    sex = django_filters.ChoiceFilter(choices=Player.Sex.choices)
+    sex = django_filters.ChoiceFilter(choices=Player.Sex.choices, method="filter_sex",
+                                      help_text="Federation staff only (personal data): others get 403.")
     search = django_filters.CharFilter(
         method="filter_search", max_length=100, help_text="Words of the name, or a federation id (at most 6 words).",
     )
@@ -161,12 +163,15 @@ class PlayerFilter(django_filters.FilterSet):
 
         return queryset.filter(club_q(value))
 
+    def filter_sex(self, queryset, name, value):
+        if not roles.is_staff(getattr(self.request, "user", None)):
+            raise PermissionDenied(_("Only federation staff can filter players by sex."), field="sex")
+        return queryset.filter(sex=value)
+
     def filter_search(self, queryset, name, value):
-        words = value.replace(",", " ").split()[:6]
-        q = Q()
-        for w in words:
-            q &= Q(first_name__icontains=w) | Q(last_name__icontains=w) | Q(federation_id__iexact=w)
-        return queryset.filter(q)
+        from federation.selectors import name_search_q
+
+        return queryset.filter(name_search_q(value))
 
 
 class ClubFilter(django_filters.FilterSet):
@@ -277,8 +282,18 @@ class ClubOutputSerializer(serializers.ModelSerializer):
 
 
 class PlayerOutputSerializer(serializers.ModelSerializer):
+    """A player. ``birth_year`` and ``sex`` only for federation staff (and the player's own account):
+    pass ``context={"personal": True}``; everyone else gets ``age_category`` alone (KVKK)."""
+
     club = ClubOutputSerializer(allow_null=True)
     full_name = serializers.CharField(help_text='"Last, First" as on pairing lists.')
+    sex = serializers.CharField(required=False, help_text="Federation staff only (omitted for others).")
+    birth_year = serializers.IntegerField(required=False, allow_null=True,
+                                          help_text="Federation staff only (omitted for others).")
+    age_category = serializers.SerializerMethodField(
+        help_text='Age group this year (a key of the rating list\'s `age` filter: "u12", "open", "50plus"…; '
+                  "null: birth year unknown).",
+    )
     merged_into = serializers.SlugRelatedField(
         slug_field="federation_id", read_only=True, allow_null=True,
         help_text="Federation id of the record this one was merged into (null: a record of its own).",
@@ -287,9 +302,22 @@ class PlayerOutputSerializer(serializers.ModelSerializer):
     class Meta:
         model = Player
         fields = [
-            "federation_id", "first_name", "last_name", "full_name", "sex", "birth_year", "club", "city", "rating",
-            "active", "merged_into",
+            "federation_id", "first_name", "last_name", "full_name", "sex", "birth_year", "age_category", "club",
+            "city", "rating", "active", "merged_into",
         ]
+
+    def get_age_category(self, player: Player) -> str | None:
+        return privacy.age_category(player.birth_year)
+
+    def to_representation(self, instance):
+        return privacy.public_player_fields(super().to_representation(instance),
+                                            personal=bool(self.context.get("personal")))
+
+
+def player_output(player: Player, request) -> dict:
+    """:class:`PlayerOutputSerializer` data of ``player`` as ``request.user`` may see it."""
+    personal = privacy.sees_personal_data(request.user, player)
+    return PlayerOutputSerializer(player, context={"personal": personal}).data
 
 
 class PlayerListApi(generics.ListAPIView):
@@ -306,6 +334,15 @@ class PlayerListApi(generics.ListAPIView):
     def get_queryset(self):
         return player_list()
 
+    def get_serializer_context(self):
+        return {**super().get_serializer_context(), "personal": roles.is_staff(self.request.user)}
+
+    def filter_queryset(self, queryset):
+        ordering = self.request.query_params.get("ordering", "")
+        if "birth_year" in ordering and not roles.is_staff(self.request.user):
+            raise PermissionDenied(_("Only federation staff can order players by birth year."), field="ordering")
+        return super().filter_queryset(queryset)
+
     @extend_schema(operation_id="players_list", tags=["players"])
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
@@ -320,7 +357,7 @@ class PlayerListApi(generics.ListAPIView):
         _require_staff(request.user, _("Only federation staff can register players here."))
         data = validated_input(PlayerCreateInputSerializer, request.data)
         player = services.player_register(user=request.user, **data)
-        return Response(PlayerOutputSerializer(player_get(federation_id=player.federation_id)).data,
+        return Response(player_output(player_get(federation_id=player.federation_id), request),
                         status=status.HTTP_201_CREATED)
 
 
@@ -340,7 +377,7 @@ class PlayerDetailApi(APIView):
             survivor = player_resolve(federation_id)
             url = request.build_absolute_uri(reverse("api-player", args=[survivor.federation_id]))
             return Response(status=status.HTTP_301_MOVED_PERMANENTLY, headers={"Location": url})
-        return Response(PlayerOutputSerializer(player).data)
+        return Response(player_output(player, request))
 
     @extend_schema(
         operation_id="players_update", tags=["players"], request=PlayerUpdateInputSerializer,
@@ -356,7 +393,7 @@ class PlayerDetailApi(APIView):
         data = dict(validated_input(PlayerUpdateInputSerializer, request.data))
         reason = data.pop("reason", "")
         player = services.player_update(player=player, user=request.user, reason=reason, **data)
-        return Response(PlayerOutputSerializer(player_get(federation_id=player.federation_id)).data)
+        return Response(player_output(player_get(federation_id=player.federation_id), request))
 
 
 class PlayerDeactivateApi(APIView):
@@ -369,7 +406,7 @@ class PlayerDeactivateApi(APIView):
         player = player_get(federation_id=federation_id)
         data = validated_input(MemberReasonInputSerializer, request.data)
         player = services.player_deactivate(player=player, user=request.user, reason=data.get("reason", ""))
-        return Response(PlayerOutputSerializer(player_get(federation_id=player.federation_id)).data)
+        return Response(player_output(player_get(federation_id=player.federation_id), request))
 
 
 class PlayerActivateApi(APIView):
@@ -382,7 +419,7 @@ class PlayerActivateApi(APIView):
         player = player_get(federation_id=federation_id)
         data = validated_input(MemberReasonInputSerializer, request.data)
         player = services.player_activate(player=player, user=request.user, reason=data.get("reason", ""))
-        return Response(PlayerOutputSerializer(player_get(federation_id=player.federation_id)).data)
+        return Response(player_output(player_get(federation_id=player.federation_id), request))
 
 
 class PlayerMergeApi(APIView):
@@ -407,7 +444,31 @@ class PlayerMergeApi(APIView):
         if keep is None:
             raise ValidationFailed(_("No player with federation id %(id)s.") % {"id": data["into"]}, field="into")
         keep = services.player_merge(keep=keep, merge=merge, user=request.user, reason=data["reason"])
-        return Response(PlayerOutputSerializer(player_get(federation_id=keep.federation_id)).data)
+        return Response(player_output(player_get(federation_id=keep.federation_id), request))
+
+
+class PlayerAnonymiseInputSerializer(StrictInputSerializer):
+    reason = serializers.CharField(max_length=500, help_text="Required: why (e.g. the player left and asked for it).")
+
+
+class PlayerAnonymiseApi(APIView):
+    """Anonymise a player who left (federation staff; services.player_anonymise, KVKK)."""
+
+    @extend_schema(
+        operation_id="players_anonymise", tags=["players"], request=PlayerAnonymiseInputSerializer,
+        responses={200: PlayerOutputSerializer, **error_responses(400, 401, 403, 404, 409)},
+        description="The name becomes `Anonim <id>`; birth year, sex, city and the login link are cleared, also in "
+                    "every history row of the record; the player is deactivated. Results, entries and ratings stay. "
+                    "`reason` is required (400 with field `reason`); a merged record → 409.",
+        examples=[OpenApiExample("Player left", value={"reason": "Left the federation, asked for erasure"},
+                                 request_only=True)],
+    )
+    def post(self, request, federation_id: str):
+        _require_staff(request.user, _("Only federation staff can anonymise players."))
+        player = player_get(federation_id=federation_id)
+        data = validated_input(PlayerAnonymiseInputSerializer, request.data)
+        player = services.player_anonymise(player=player, user=request.user, reason=data["reason"])
+        return Response(player_output(player_get(federation_id=player.federation_id), request))
 
 
 class ClubListApi(generics.ListAPIView):

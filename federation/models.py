@@ -7,14 +7,15 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from federation.audit import history
+from federation.validators import no_control_characters
 
 
 class Club(models.Model):
     """A member club, e.g. "Ankara Mangala Kulübü" in city "Ankara"."""
 
-    name = models.CharField(_("name"), max_length=120, unique=True)
-    short_name = models.CharField(_("short name"), max_length=12, blank=True)
-    city = models.CharField(_("city"), max_length=60, blank=True)
+    name = models.CharField(_("name"), max_length=120, validators=[no_control_characters], unique=True)
+    short_name = models.CharField(_("short name"), max_length=12, validators=[no_control_characters], blank=True)
+    city = models.CharField(_("city"), max_length=60, validators=[no_control_characters], blank=True)
     active = models.BooleanField(
         _("active"), default=True, help_text=_("A deactivated club is kept for history but offered no more."),
     )
@@ -41,14 +42,14 @@ class Player(models.Model):
         FEMALE = "f", _("female")
 
     federation_id = models.CharField(_("federation id"), max_length=20, unique=True)
-    first_name = models.CharField(_("first name"), max_length=60)
-    last_name = models.CharField(_("last name"), max_length=60)
+    first_name = models.CharField(_("first name"), max_length=60, validators=[no_control_characters])
+    last_name = models.CharField(_("last name"), max_length=60, validators=[no_control_characters])
     sex = models.CharField(_("sex"), max_length=1, choices=Sex.choices, blank=True)
     birth_year = models.PositiveSmallIntegerField(_("birth year"), null=True, blank=True)
     club = models.ForeignKey(
         Club, verbose_name=_("club"), null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
     )
-    city = models.CharField(_("city"), max_length=60, blank=True)
+    city = models.CharField(_("city"), max_length=60, validators=[no_control_characters], blank=True)
     rating = models.PositiveSmallIntegerField(_("rating"), default=0)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"

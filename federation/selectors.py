@@ -19,7 +19,8 @@ def player_resolve(federation_id: str) -> Player:
     """The surviving record of ``federation_id``: the player itself, or — when it was merged — the
     player it was merged into, following ``merged_into`` to the end. The club is selected with it.
     :class:`NotFound` (field ``federation_id``) when no player has that id."""
-    player = Player.objects.select_related("club").filter(federation_id=federation_id).first()
+    qs = Player.objects.select_related("club")
+    player = qs.filter(federation_id=federation_id).first() or qs.filter(federation_id__iexact=federation_id).first()
     if player is None:
         raise NotFound(_("No player with federation id %(id)s.") % {"id": federation_id}, field="federation_id")
     seen = {player.pk}
@@ -44,6 +45,7 @@ _ACTION_LABELS = {
     "player.deactivate": _lazy("deactivated"),
     "player.activate": _lazy("activated"),
     "player.merge": _lazy("merged"),
+    "player.anonymise": _lazy("anonymised"),
     "club.create": _lazy("created"),
     "club.edit": _lazy("edited"),
     "club.deactivate": _lazy("deactivated"),
@@ -177,3 +179,18 @@ def club_q(value: str, *, prefix: str = "club") -> Q:
     if value.isdigit():
         return Q(**{f"{prefix}_id": int(value)}) if len(value) <= 9 else Q(pk__in=[])
     return Q(**{f"{prefix}__short_name__iexact": value})
+
+
+def name_search_q(text: str, *, max_words: int = 6) -> Q:
+    """Players whose first or last name contains every word of ``text`` — in Turkish case rules
+    ("ışık" finds "IŞIK" and "Işık", "inci" finds "İnci") — or whose federation id equals a word.
+    At most ``max_words`` words of the first 100 characters are used (bounded work)."""
+    from federation.collation import turkish_case_variants
+
+    q = Q()
+    for word in (text or "")[:100].replace(",", " ").split()[:max_words]:
+        any_form = Q(federation_id__iexact=word)
+        for form in turkish_case_variants(word):
+            any_form |= Q(first_name__icontains=form) | Q(last_name__icontains=form)
+        q &= any_form
+    return q

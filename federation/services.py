@@ -163,7 +163,7 @@ def player_register(
         raise ValidationFailed(_("A player needs a last name."), field="last_name")
     first_name = _text(first_name, model=Player, field="first_name", max_length=60)
     city = _text(city, model=Player, field="city", max_length=60)
-    existing = Player.objects.filter(federation_id=federation_id).first()
+    existing = Player.objects.filter(federation_id__iexact=federation_id).first()  # TMF-1 = tmf-1
     if existing is not None:
         raise Conflict(
             _("Federation id %(id)s is already %(p)s.") % {"id": federation_id, "p": existing.full_name},
@@ -226,7 +226,7 @@ def player_update(*, player: Player, user, reason: str = "", **fields) -> Player
                 raise ValidationFailed(_("A player needs a last name."), field="last_name")
     new_id = clean.get("federation_id")
     taken_message = _("Federation id %(id)s is already taken.") % {"id": new_id}
-    if new_id is not None and Player.objects.filter(federation_id=new_id).exclude(pk=player.pk).exists():
+    if new_id is not None and Player.objects.filter(federation_id__iexact=new_id).exclude(pk=player.pk).exists():
         raise ValidationFailed(taken_message, field="federation_id")
     changed = []
     for name, value in clean.items():
@@ -362,10 +362,11 @@ def _club_fields(fields: dict, *, club: Club | None) -> dict:
     }
     name = clean.get("name")
     if name is not None:
-        others = Club.objects.filter(name__iexact=name)
-        if club is not None:
-            others = others.exclude(pk=club.pk)
-        if others.exists():
+        from federation.collation import turkish_lower
+
+        others = Club.objects.all() if club is None else Club.objects.exclude(pk=club.pk)
+        folded = " ".join(turkish_lower(name).split())  # Turkish case rules: "istanbul" = "İstanbul"
+        if any(" ".join(turkish_lower(n).split()) == folded for n in others.values_list("name", flat=True)):
             raise ValidationFailed(_("There is already a club named %(name)s.") % {"name": name}, field="name")
     return clean
 
@@ -430,3 +431,67 @@ def club_deactivate(*, club: Club, user, reason: str = "") -> Club:
 def club_activate(*, club: Club, user, reason: str = "") -> Club:
     """Activate ``club`` again (staff only). Already active → unchanged."""
     return _club_set_active(club=club, user=user, reason=reason, active=True)
+
+
+# --------------------------------------------------------------------------------------------
+# Personal data (KVKK)
+# --------------------------------------------------------------------------------------------
+
+#: Player fields :func:`player_anonymise` clears (with the name, which it replaces).
+ANONYMISED_FIELDS = ("first_name", "last_name", "birth_year", "sex", "city", "user")
+
+
+def _anonymous_values(pk: int) -> dict:
+    return {"first_name": "", "last_name": f"Anonim {pk}", "birth_year": None, "sex": "", "city": "", "user": None}
+
+
+@transaction.atomic
+def player_anonymise(*, player: Player, user, reason: str) -> Player:
+    """Anonymise a player who left the federation (staff only; KVKK right to erasure). Returns the player.
+
+    The record — and every record merged into it, the same person — gets the name ``"Anonim <id>"``
+    (``<id>`` = the record's database id; first name empty), and loses its birth year, sex, city and
+    login (``Player.user``); it is deactivated. The federation id, club, entries, results, rating
+    history and current rating stay, so standings, crosstables and everyone else's ratings do not
+    change. The action is recorded in the history (``player.anonymise``, who, when, ``reason``).
+
+    **The history is purged too:** every earlier django-simple-history row of the record
+    (``Player.history``) had the old name, birth year, sex, city and login; they are overwritten with
+    the anonymised values, so neither the player page's change history nor ``/admin/`` history or
+    revert can bring them back. Move records of bulk imports (``games.RecordImport.text``) whose tags
+    name the player (``[White "Last, First"]``) get the new name in their text as well.
+
+    Refusals: ``reason`` empty (ValidationFailed, field ``reason``); a record merged into another
+    (Conflict: anonymise the record it was merged into). Anonymising twice changes nothing more.
+    """
+    _require_staff(user, _("Only federation staff can anonymise players."))
+    reason = _reason(reason, required=True)
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if player.merged_into_id is not None:
+        raise Conflict(_("%(id)s was merged into another record; anonymise that one.") % {"id": player.federation_id})
+    records = [player, *Player.objects.select_for_update().filter(merged_into=player).order_by("pk")]
+    old_names = {p.full_name for p in records if p.last_name != f"Anonim {p.pk}"}
+    with audit_context(action="player.anonymise", user=user, reason=reason):
+        for p in records:
+            values = _anonymous_values(p.pk)
+            changed = [name for name, value in values.items() if getattr(p, name) != value]
+            if p.active:
+                changed.append("active")
+                p.active = False
+            for name in changed:
+                if name != "active":
+                    setattr(p, name, values[name])
+            if changed:
+                p.save(update_fields=changed)
+    for p in records:  # purge the old values from every history row of the record
+        Player.history.filter(id=p.pk).update(**_anonymous_values(p.pk))
+    if old_names:
+        from games.models import RecordImport
+
+        for name in old_names:  # the quoted tag value: [White "Yılmaz, Ali"], never a longer name
+            quoted = f'"{name}"'
+            for imp in RecordImport.objects.select_for_update().filter(text__contains=quoted):
+                imp.text = imp.text.replace(quoted, f'"{player.full_name}"')
+                imp.save(update_fields=["text"])
+    player.refresh_from_db()
+    return player

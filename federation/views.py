@@ -9,16 +9,17 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from federation import roles, services
+from federation import privacy, roles, services
 from federation.collation import player_sort_key, turkish_sort_key
 from federation.errors import ApplicationError
 from federation.forms import ClubForm, PlayerCreateForm, PlayerForm, PlayerMergeForm, ReasonForm
 from federation.models import Club, Player
-from federation.selectors import club_change_history, club_q, player_change_history, player_resolve
+from federation.selectors import club_change_history, club_q, name_search_q, player_change_history, player_resolve
 from ratings.views import player_rating_context
 
 
@@ -31,11 +32,11 @@ def player_list(request):
         qs = qs.filter(active=True)
     q = (request.GET.get("q") or "").strip()[:100]
     if q:
-        qs = qs.filter(Q(last_name__icontains=q) | Q(first_name__icontains=q) | Q(federation_id__iexact=q))
+        qs = qs.filter(name_search_q(q))
     club = (request.GET.get("club") or "").strip()[:20]
     if club:
         qs = qs.filter(club_q(club))
-    sex = request.GET.get("sex")
+    sex = request.GET.get("sex") if roles.is_staff(request.user) else None  # KVKK: sex is staff-only
     if sex in ("m", "f"):
         qs = qs.filter(sex=sex)
     ordered = sorted(qs, key=player_sort_key)  # Turkish alphabet: Akın before Aktaş, Kılıç before Koç
@@ -52,7 +53,12 @@ def player_detail(request, federation_id: str):
     """A player's page: club, rating, rating history (chart and each event's calculation), tournaments;
     for staff the edit, (de)activate and merge actions and the change history. A merged record's id
     redirects (301) to the surviving player."""
-    player = get_object_or_404(Player.objects.select_related("club"), federation_id=federation_id)
+    qs = Player.objects.select_related("club")
+    player = qs.filter(federation_id=federation_id).first() or qs.filter(federation_id__iexact=federation_id).first()
+    if player is None:
+        raise Http404("no such player")
+    if player.federation_id != federation_id and player.merged_into_id is None:  # tmf-0001 → TMF-0001
+        return redirect("player-detail", federation_id=player.federation_id, permanent=True)
     if player.merged_into_id is not None:
         return redirect("player-detail", federation_id=player_resolve(federation_id).federation_id, permanent=True)
     return render(request, "federation/player_detail.html", _player_context(request, player))
@@ -62,7 +68,10 @@ def _player_context(request, player: Player, *, merge_form: PlayerMergeForm | No
     entries = player.entries.select_related("tournament").order_by("-tournament__start_date")
     if not roles.is_staff(request.user):  # the publish gate: archived tournaments are staff-only
         entries = entries.filter(tournament__archived_at__isnull=True)
-    context = {"player": player, "entries": entries, **player_rating_context(player)}
+    context = {"player": player, "entries": entries, **player_rating_context(player),
+               # KVKK: birth year and sex for staff and the player's own account; the age category for all
+               "sees_personal": privacy.sees_personal_data(request.user, player),
+               "own_record": player.user_id is not None and player.user_id == request.user.pk}
     if roles.is_staff(request.user):
         context.update(
             is_staff=True, merge_form=merge_form or PlayerMergeForm(), change_history=player_change_history(player),
@@ -288,3 +297,53 @@ def club_deactivate(request, club_id: int):
 @require_POST
 def club_activate(request, club_id: int):
     return _club_set_active(request, club_id, active=True)
+
+
+# --------------------------------------------------------------------------------------------
+# Personal data (KVKK): a player's own data, anonymising a player who left
+# --------------------------------------------------------------------------------------------
+
+
+def player_my_data(request, federation_id: str):
+    """``/players/<federation_id>/my-data.json``: everything stored about the player, as a JSON download
+    (:func:`federation.personal_data.player_data_export`) — for the player's own account
+    (``Player.user``) and federation staff; anyone else logged in gets 403, an anonymous visitor the
+    login page. A merged record's id leads to the surviving record's file."""
+    import json
+
+    from django.http import HttpResponse, HttpResponseForbidden
+
+    from federation.personal_data import player_data_export
+
+    player = get_object_or_404(Player, federation_id=federation_id)
+    if player.merged_into_id is not None:
+        player = player_resolve(federation_id)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    own = player.user_id is not None and player.user_id == request.user.pk
+    if not (own or roles.is_staff(request.user)):
+        return HttpResponseForbidden(_("Only the player themself and federation staff can download this data."),
+                                     content_type="text/plain; charset=utf-8")
+    body = json.dumps(player_data_export(player), ensure_ascii=False, indent=2)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{player.federation_id}-my-data.json"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_POST
+def player_anonymise(request, federation_id: str):
+    """Anonymise a player who left (staff, reason required; :func:`federation.services.player_anonymise`)."""
+    player = get_object_or_404(Player, federation_id=federation_id)
+    refused = _refuse_non_staff(request, "player-detail", federation_id)
+    if refused:
+        return refused
+    form = ReasonForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    try:
+        player = services.player_anonymise(player=player, user=request.user, reason=reason)
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The personal data of %(id)s were removed.") % {"id": player.federation_id})
+    return redirect("player-detail", federation_id=player_resolve(federation_id).federation_id)

@@ -26,6 +26,13 @@ class RecordImport(models.Model):
     were attached. ``errors``: list of ``{"record": k, "line": n, "message": ...}`` (k 1-based record
     number, n 1-based line in ``text``). ``set_ids``: ids of the sets that got their moves.
     ``replace``: a record may replace a different move record already stored on its set.
+
+    Surviving a lost worker (``games.services.record_import_run``, ``record_import_sweep``): records are
+    processed in order and ``done`` is the resume point — a run that takes over continues at record
+    ``done + 1``. ``heartbeat_at`` is touched with every progress save; ``runner`` names the run that owns
+    the import (a run that lost it stops writing); ``task_id`` is the Celery task of that run (a new
+    delivery of the same task takes a running import over at once); ``attempts`` counts runs started,
+    ``requeues`` the sweep's re-sends; ``lang`` is the language of the messages.
     """
 
     class Status(models.TextChoices):
@@ -48,6 +55,12 @@ class RecordImport(models.Model):
     replace = models.BooleanField(_("replace existing records"), default=False)
     source = models.CharField(_("file name"), max_length=200, blank=True)
     text = models.TextField(_("record text"))
+    heartbeat_at = models.DateTimeField(_("last sign of life"), null=True, blank=True)
+    runner = models.CharField(max_length=32, blank=True, default="")
+    task_id = models.CharField(max_length=255, blank=True, default="")
+    attempts = models.PositiveSmallIntegerField(_("runs started"), default=0)
+    requeues = models.PositiveSmallIntegerField(default=0)
+    lang = models.CharField(max_length=10, blank=True, default="")
 
     class Meta:
         ordering = ["-created_at", "-id"]

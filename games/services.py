@@ -19,9 +19,11 @@ stones. A bad record is reported with its line; the others go on. One transactio
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import logging
 import re
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -435,42 +437,117 @@ def _attach(record: GameRecord, chunk: RecordChunk, *, user, replace: bool, find
         return s
 
 
-def record_import_run(
-    *, import_id: int, progress: ProgressCallback | None = None, save_every: float = PROGRESS_SAVE_SECONDS
-) -> RecordImport:
-    """Run a pending import: parse each record, attach the valid ones, report the others.
+#: A running import whose heartbeat (saved with its progress, at least every ``PROGRESS_SAVE_SECONDS``
+#: while records go) is older than this has lost its worker: any new delivery of its task takes it over.
+STALE_SECONDS = 60
+#: Runs an import may start (the first, and each resume after a lost worker or a retried error) before
+#: it is marked failed instead: a record that kills its worker every time cannot loop for ever. More
+#: than the task's own retries (``federation.jobs.MAX_RETRIES`` + 1), whose failure says why itself.
+MAX_ATTEMPTS = 10
 
-    Progress (``done``, ``stored``, ``errors``, ``set_ids``) is saved on the row as it goes — at most
-    every ``save_every`` seconds (0: after every record) and at the end;
-    ``progress(done, total, chunk, set_or_None, error_or_None)`` is called after every record (the
-    command prints it). A row that is not pending is returned unchanged (a task delivered twice runs once).
-    Ends ``done`` (errors or not) or ``failed`` (no record in the text, or an internal error).
+
+def _fail_message(row: RecordImport, message: str) -> dict:
+    """An error entry for an import that stops at its next record (``line`` 0: not a record's fault)."""
+    return {"record": min(row.done + 1, row.total) if row.total else 0, "line": 0, "message": message}
+
+
+def _claim(import_id: int, task_id: str | None, lang: str | None) -> tuple[RecordImport, str | None]:
+    """Take import ``import_id`` for a new run: ``(row, runner token)``, or ``(row, None)`` when this
+    run must leave it alone (finished, or running with a live runner) or it has been marked failed now.
+
+    A pending import is taken. A running one is taken over — resumed from its progress counter — when
+    its heartbeat is older than :data:`STALE_SECONDS` or missing (the worker running it is gone), or
+    when ``task_id`` is the task that runs it (the broker delivers a message again only when the worker
+    that had it died, or the task is retrying after a transient error). Another task with a fresh
+    heartbeat is a second send of a live import: it does nothing. After :data:`MAX_ATTEMPTS` runs the
+    import is marked failed with the reason instead.
     """
-    claimed = RecordImport.objects.filter(pk=import_id, status=RecordImport.Status.PENDING).update(
-        status=RecordImport.Status.RUNNING
-    )
-    row = RecordImport.objects.select_related("created_by").get(pk=import_id)
-    if not claimed:
+    now = timezone.now()
+    with transaction.atomic():
+        row = RecordImport.objects.select_for_update().get(pk=import_id)
+        if row.status == RecordImport.Status.RUNNING:
+            orphaned = row.heartbeat_at is None or row.heartbeat_at < now - dt.timedelta(seconds=STALE_SECONDS)
+            if not (orphaned or (task_id and row.task_id == task_id)):
+                return row, None
+            if row.attempts >= MAX_ATTEMPTS:
+                with translation.override(lang or row.lang or translation.get_language()):
+                    message = _(
+                        "the import was started %(n)d times without finishing (its worker stopped or the "
+                        "database was out of reach) and is not resumed again; %(done)d of %(total)d records "
+                        "were processed: import the remaining records again"
+                    ) % {"n": row.attempts, "done": row.done, "total": row.total}
+                row.errors = [*row.errors, _fail_message(row, message)]
+                row.status, row.finished_at, row.runner = RecordImport.Status.FAILED, now, ""
+                row.save(update_fields=["errors", "status", "finished_at", "runner"])
+                return row, None
+        elif row.status != RecordImport.Status.PENDING:
+            return row, None
+        row.status = RecordImport.Status.RUNNING
+        row.runner = uuid.uuid4().hex
+        row.heartbeat_at = now
+        row.attempts += 1
+        row.task_id = task_id or row.task_id
+        row.lang = lang or row.lang
+        row.save(update_fields=["status", "runner", "heartbeat_at", "attempts", "task_id", "lang"])
+    return row, row.runner
+
+
+def record_import_run(
+    *, import_id: int, progress: ProgressCallback | None = None, save_every: float = PROGRESS_SAVE_SECONDS,
+    task_id: str | None = None, lang: str | None = None, reraise: tuple[type[BaseException], ...] = (),
+) -> RecordImport:
+    """Run a pending import — or resume a running one whose worker was lost — parsing each record,
+    attaching the valid ones and reporting the others.
+
+    Progress (``done``, ``stored``, ``errors``, ``set_ids``, ``heartbeat_at``) is saved on the row as it
+    goes — at most every ``save_every`` seconds (0: after every record) and at the end;
+    ``progress(done, total, chunk, set_or_None, error_or_None)`` is called after every record (the
+    command prints it). Who runs it: :func:`_claim` (``task_id`` is the Celery task, ``lang`` the
+    language of the messages, both kept on the row). A finished import, or one running with a live
+    runner, is returned unchanged (a task delivered twice runs once).
+
+    Resuming: records are handled in order, one transaction each, and a resumed run starts at record
+    ``done + 1`` with the saved errors and set ids. Records handled after the last progress save are
+    handled again, which leaves the same moves and the same report (storing a set's record twice
+    changes nothing). Every write of a run names its ``runner`` token: a run whose import was taken
+    over (or marked failed by the sweep) stops at its next progress save.
+
+    Ends ``done`` (errors or not) or ``failed`` (no record in the text, an internal error, or an import
+    that cannot be resumed). An exception of a ``reraise`` type (the task passes the transient errors
+    it retries) leaves the import running and propagates: the retried task resumes it.
+    """
+    row, runner = _claim(import_id, task_id, lang)
+    if runner is None:
         return row
+    row = RecordImport.objects.select_related("created_by").get(pk=import_id)
+    mine = RecordImport.objects.filter(pk=import_id, runner=runner)  # nothing once another run owns it
+    if row.attempts > 1:
+        logger.warning("record import %s: resumed at record %d of %d (run %d; the previous one stopped)",
+                       import_id, row.done + 1, row.total, row.attempts)
     user = row.created_by
     finder = SetFinder()
     allowed: dict[int, bool] = {}
     last_save = time.monotonic()
-    errors: list[dict] = []
-    set_ids: list[int] = []
-    done = stored = 0
+    errors: list[dict] = list(row.errors)
+    set_ids: list[int] = list(row.set_ids)
+    done, stored = row.done, row.stored
     try:
         chunks = split_records(row.text)
         total = len(chunks)
-        RecordImport.objects.filter(pk=row.pk).update(total=total)
-        if not chunks:
-            errors.append({"record": 0, "line": 0, "message": _("no records found in the text")})
-            RecordImport.objects.filter(pk=row.pk).update(
-                status=RecordImport.Status.FAILED, errors=errors, finished_at=timezone.now()
-            )
+        if done and total != row.total:  # the text is read differently now (a new version of the reader)
+            errors.append(_fail_message(row, _(
+                "the import cannot be resumed: its text now splits into %(n)d records, not %(m)d; import it again"
+            ) % {"n": total, "m": row.total}))
+            mine.update(status=RecordImport.Status.FAILED, errors=errors, finished_at=timezone.now(), runner="")
             row.refresh_from_db()
             return row
-        for k, chunk in enumerate(chunks, start=1):
+        mine.update(total=total, heartbeat_at=timezone.now())
+        if not chunks:
+            errors.append({"record": 0, "line": 0, "message": _("no records found in the text")})
+            mine.update(status=RecordImport.Status.FAILED, errors=errors, finished_at=timezone.now(), runner="")
+            row.refresh_from_db()
+            return row
+        for k, chunk in enumerate(chunks[done:], start=done + 1):
             error = None
             s = None
             try:
@@ -492,33 +569,123 @@ def record_import_run(
             else:
                 errors.append(error)
             if k == total or time.monotonic() - last_save >= save_every:
-                RecordImport.objects.filter(pk=row.pk).update(done=done, stored=stored, errors=errors, set_ids=set_ids)
+                if not mine.update(done=done, stored=stored, errors=errors, set_ids=set_ids,
+                                   heartbeat_at=timezone.now()):
+                    logger.warning("record import %s: taken over by another run at record %d; this run stops",
+                                   import_id, k)
+                    row.refresh_from_db()
+                    return row
                 last_save = time.monotonic()
             if progress is not None:
                 progress(done, total, chunk, s, error)
-        RecordImport.objects.filter(pk=row.pk).update(status=RecordImport.Status.DONE, finished_at=timezone.now())
+        mine.update(status=RecordImport.Status.DONE, finished_at=timezone.now(), heartbeat_at=timezone.now(),
+                    runner="")
     except Exception as exc:  # a bug or a lost database: the import is marked failed, the error logged
+        if reraise and isinstance(exc, reraise):  # transient: the task retries and resumes the import
+            logger.warning("record import %s: %s at record %d; left running for the retry", import_id,
+                           exc.__class__.__name__, done + 1)
+            raise
         logger.exception("record import %s failed", import_id)
         errors.append({"record": done + 1, "line": 0, "message": _("internal error: %(e)s") % {"e": exc}})
-        RecordImport.objects.filter(pk=row.pk).update(
+        mine.update(
             status=RecordImport.Status.FAILED, errors=errors, finished_at=timezone.now(),
-            done=done, stored=stored, set_ids=set_ids
+            done=done, stored=stored, set_ids=set_ids, runner="",
         )
     row.refresh_from_db()
     return row
 
 
+def record_import_abandon(*, import_id: int, task_id: str, message: str) -> bool:
+    """Mark import ``import_id`` failed with ``message`` if it is still running under task ``task_id``
+    (the task gave up: its retries are spent). True when it was marked."""
+    with transaction.atomic():
+        row = (
+            RecordImport.objects.select_for_update()
+            .filter(pk=import_id, status=RecordImport.Status.RUNNING, task_id=task_id)
+            .first()
+        )
+        if row is None:
+            return False
+        row.errors = [*row.errors, _fail_message(row, message)]
+        row.status, row.finished_at, row.runner = RecordImport.Status.FAILED, timezone.now(), ""
+        row.save(update_fields=["errors", "status", "finished_at", "runner"])
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class SweepResult:
+    """What :func:`record_import_sweep` did: ids of the imports re-queued and of those marked failed."""
+
+    requeued: tuple[int, ...]
+    failed: tuple[int, ...]
+
+    def as_dict(self) -> dict:
+        return {"requeued": list(self.requeued), "failed": list(self.failed)}
+
+
+def record_import_sweep(*, minutes: int | None = None, now: dt.datetime | None = None) -> SweepResult:
+    """Imports pending or running without a heartbeat (a pending one: since it was created) for more
+    than ``minutes`` (``settings.RECORD_IMPORT_STUCK_MINUTES``) have lost their worker or their message.
+
+    Each is re-queued once — a new task that takes it over and resumes it at its progress counter —
+    and, when it is stuck again ``minutes`` later, marked failed with the reason (a run that still
+    holds it then stops at its next progress save). Run every minute by Celery beat
+    (``games.sweep_stuck_imports``, ``CELERY_BEAT_SCHEDULE``).
+    """
+    from games.tasks import import_records_task
+
+    minutes = settings.RECORD_IMPORT_STUCK_MINUTES if minutes is None else minutes
+    now = now or timezone.now()
+    cutoff = now - dt.timedelta(minutes=minutes)
+    stuck = Q(status__in=[RecordImport.Status.PENDING, RecordImport.Status.RUNNING]) & (
+        Q(heartbeat_at__lt=cutoff) | Q(heartbeat_at__isnull=True, created_at__lt=cutoff)
+    )
+    requeue: list[tuple[int, str, str]] = []
+    failed: list[int] = []
+    for pk in RecordImport.objects.filter(stuck).order_by("pk").values_list("pk", flat=True):
+        with transaction.atomic():
+            row = RecordImport.objects.select_for_update().filter(stuck, pk=pk).first()  # still stuck?
+            if row is None:
+                continue
+            if row.requeues < 1:
+                # the new task's id is the row's: its delivery takes the import over (_claim)
+                row.task_id, row.heartbeat_at, row.requeues = str(uuid.uuid4()), now, row.requeues + 1
+                row.save(update_fields=["task_id", "heartbeat_at", "requeues"])
+                requeue.append((row.pk, row.task_id, row.lang))
+                continue
+            with translation.override(row.lang or translation.get_language()):
+                message = _(
+                    "the import stopped: no progress for %(m)d minutes, even after it was re-queued (its worker "
+                    "was lost); %(done)d of %(total)d records were processed: import the remaining records again"
+                ) % {"m": minutes, "done": row.done, "total": row.total}
+            row.errors = [*row.errors, _fail_message(row, message)]
+            row.status, row.finished_at, row.runner = RecordImport.Status.FAILED, now, ""
+            row.save(update_fields=["errors", "status", "finished_at", "runner"])
+            failed.append(row.pk)
+    for pk, task_id, lang in requeue:  # after the commit of each row above
+        logger.warning("record import %s: no heartbeat for %d minutes, re-queued as task %s", pk, minutes, task_id)
+        import_records_task.apply_async((pk, lang or None), task_id=task_id)
+    for pk in failed:
+        logger.warning("record import %s: still no heartbeat after its re-queue, marked failed", pk)
+    return SweepResult(tuple(pk for pk, _t, _l in requeue), tuple(failed))
+
+
 __all__ = [
+    "MAX_ATTEMPTS",
     "MAX_IMPORT_CHARS",
     "RecordChunk",
     "RecordRefused",
+    "STALE_SECONDS",
     "SetFinder",
+    "SweepResult",
     "can_import_records",
     "can_view_import",
     "check_record",
     "find_set",
+    "record_import_abandon",
     "record_import_create",
     "record_import_run",
     "record_import_start",
+    "record_import_sweep",
     "split_records",
 ]

@@ -8,6 +8,7 @@ HackSoft style: one APIView per operation, small input/output serializers, reads
 from __future__ import annotations
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.pagination import LimitOffsetPagination
@@ -29,13 +30,15 @@ class RatingListInputSerializer(serializers.Serializer):
     club = serializers.CharField(required=False, allow_blank=True, max_length=20, help_text="Club id or short name.")
     city = serializers.CharField(required=False, allow_blank=True, max_length=60,
                                  help_text="Player's city (else the club's), exact.")
-    sex = serializers.ChoiceField(choices=["m", "f"], required=False, allow_blank=True)
+    sex = serializers.ChoiceField(choices=["m", "f"], required=False, allow_blank=True,
+                                  help_text="Federation staff only (personal data): others get 403.")
     age = serializers.ChoiceField(
         choices=list(selectors.AGE_GROUPS), required=False, allow_blank=True,
         help_text="Age group: age = year - birth year; u12 = 12 or younger, 50plus = 50 or older.",
     )
     year = serializers.IntegerField(required=False, min_value=1900, max_value=2100,
-                                    help_text="Year the ages are counted in (default: this year).")
+                                    help_text="Year the ages are counted in (default: this year); another year "
+                                              "than this one is for federation staff only (403 for others).")
     search = serializers.CharField(required=False, allow_blank=True, max_length=100,
                                    help_text="Words of the name, or a federation id (at most 6 words).")
     order = serializers.ChoiceField(choices=["rating", "name"], required=False, default="rating",
@@ -56,13 +59,28 @@ class RatingListItemSerializer(serializers.Serializer):
     last_name = serializers.CharField(source="player.last_name")
     club = RatingClubSerializer(source="player.club", allow_null=True)
     city = serializers.CharField(source="player.city")
-    sex = serializers.CharField(source="player.sex")
-    birth_year = serializers.IntegerField(source="player.birth_year", allow_null=True)
+    sex = serializers.CharField(source="player.sex", required=False,
+                                help_text="Federation staff only (omitted for others).")
+    birth_year = serializers.IntegerField(source="player.birth_year", allow_null=True, required=False,
+                                          help_text="Federation staff only (omitted for others).")
+    age_category = serializers.SerializerMethodField(
+        help_text='Age group this year ("u12", "open", "50plus"…: the keys of `age`); null: birth year unknown.'
+    )
     rating = serializers.IntegerField()
     sets = serializers.IntegerField(help_text="Rated sets counted by the national rating.")
     status = serializers.CharField(help_text=STATUS_HELP)
     last_rated = serializers.DateField(source="last_period", allow_null=True,
                                        help_text="Rating period of the player's last rated event.")
+
+    def get_age_category(self, line) -> str | None:
+        from federation.privacy import age_category
+
+        return age_category(line.player.birth_year)
+
+    def to_representation(self, instance):
+        from federation.privacy import public_player_fields
+
+        return public_player_fields(super().to_representation(instance), personal=bool(self.context.get("personal")))
 
 
 class RatingListPageSerializer(serializers.Serializer):
@@ -83,10 +101,19 @@ class RatingListApi(APIView):
         parameters=[RatingListInputSerializer,
                     OpenApiParameter("limit", int, description="Page size (default 100)."),
                     OpenApiParameter("offset", int, description="Rows to skip.")],
-        responses={200: RatingListPageSerializer, **error_responses(400)},
+        responses={200: RatingListPageSerializer, **error_responses(400, 403)},
     )
     def get(self, request):
+        from federation import privacy
+        from federation.errors import PermissionDenied
+
         data = validated_input(RatingListInputSerializer, request.query_params)
+        personal = privacy.sees_personal_data(request.user)
+        if not personal and data.get("sex"):  # KVKK: a filter by sex would reveal it
+            raise PermissionDenied(_("Only federation staff can filter the rating list by sex."), field="sex")
+        if not personal and data.get("year") not in (None, timezone.localdate().year):
+            # age groups counted in chosen years would reveal each birth year
+            raise PermissionDenied(_("Only federation staff can count age groups in another year."), field="year")
         filters = selectors.RatingFilters(
             club=data.get("club", ""), city=data.get("city", ""), sex=data.get("sex", ""), age=data.get("age", ""),
             search=data.get("search", ""), year=data.get("year") or timezone.localdate().year,
@@ -94,7 +121,9 @@ class RatingListApi(APIView):
         lines = selectors.rating_list(filters, order=data.get("order") or "rating")
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(lines, request, view=self)
-        return paginator.get_paginated_response(RatingListItemSerializer(page, many=True).data)
+        return paginator.get_paginated_response(
+            RatingListItemSerializer(page, many=True, context={"personal": personal}).data
+        )
 
 
 # --------------------------------------------------------------------------------------------

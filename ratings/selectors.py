@@ -216,8 +216,10 @@ def filtered_players(filters: RatingFilters) -> QuerySet[Player]:
             qs = qs.filter(birth_year__gte=lo)
         if hi is not None:
             qs = qs.filter(birth_year__lte=hi)
-    for w in filters.search[:100].replace(",", " ").split()[:6]:  # bounded work: 6 words of a 100-character search
-        qs = qs.filter(Q(first_name__icontains=w) | Q(last_name__icontains=w) | Q(federation_id__iexact=w))
+    if filters.search:
+        from federation.selectors import name_search_q
+
+        qs = qs.filter(name_search_q(filters.search))  # Turkish case rules; bounded: 6 words, 100 characters
     return qs
 
 

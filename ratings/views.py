@@ -17,15 +17,17 @@ from tournaments.models import Tournament
 PAGE_SIZE = 100
 
 
-def rating_filters(params) -> tuple[selectors.RatingFilters, dict]:
+def rating_filters(params, *, personal: bool = True) -> tuple[selectors.RatingFilters, dict]:
     """:class:`selectors.RatingFilters` from query ``params``; unknown values are ignored (a page never
-    fails on a bad filter). Also returns the cleaned values for the form."""
+    fails on a bad filter). Also returns the cleaned values for the form. Without ``personal`` (the
+    public, KVKK) ``sex`` and ``year`` are ignored: filtering by sex would reveal it, and age groups
+    counted in chosen years would reveal the birth year."""
     club = (params.get("club") or "").strip()[:20]
     city = (params.get("city") or "").strip()[:60]
-    sex = params.get("sex") if params.get("sex") in ("m", "f") else ""
+    sex = params.get("sex") if personal and params.get("sex") in ("m", "f") else ""
     age = params.get("age") if params.get("age") in selectors.AGE_GROUPS else ""
     q = (params.get("q") or "").strip()[:100]
-    year = params.get("year") or ""
+    year = (params.get("year") or "") if personal else ""
     year = int(year) if year.isdigit() and len(year) == 4 and 1900 <= int(year) <= 2100 else timezone.localdate().year
     order = "name" if params.get("order") == "name" else "rating"
     cleaned = {"club": club, "city": city, "sex": sex, "age": age, "q": q, "year": year, "order": order}
@@ -34,7 +36,10 @@ def rating_filters(params) -> tuple[selectors.RatingFilters, dict]:
 
 def rating_list(request):
     """The rating list: rated players by rating (then Turkish name order), or by name; 100 per page."""
-    filters, cleaned = rating_filters(request.GET)
+    from federation import privacy
+
+    sees_personal = privacy.sees_personal_data(request.user)
+    filters, cleaned = rating_filters(request.GET, personal=sees_personal)
     lines = selectors.rating_list(filters, order=cleaned["order"])
     page = Paginator(lines, PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
@@ -47,6 +52,7 @@ def rating_list(request):
             "age_groups": [(k, v[0]) for k, v in selectors.AGE_GROUPS.items()],
             "events": selectors.rating_events()[:5],
             "provisional_sets": services.rating_system().params.provisional_sets,
+            "sees_personal": sees_personal,
         },
     )
 

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.admin import ReadOnlyAdminMixin, TurkishSearchAdmin, TurkishSearchHistoryAdmin
 from tournaments.models import (
-    Absence, CoinToss, Entry, Match, PairingChange, Round, SetResult, Tournament, TournamentRole,
+    Absence, CoinToss, Entry, Match, PairingChange, Round, SetResult, Tournament, TournamentRole, TrfImport,
 )
 
 
@@ -78,9 +78,18 @@ class TournamentAdmin(TurkishSearchHistoryAdmin):
     search_fields = ("name", "slug", "city", "venue")
     date_hierarchy = "start_date"
     readonly_fields = (
-        "created_at", "created_by", "version", "imported_from_trf", "standings_published_at", "standings_round",
-        "archived_at",
+        "status", "created_at", "created_by", "version", "imported_from_trf", "standings_published_at",
+        "standings_round", "archived_at",
     )
+    #: fixed once round 1 is paired: they decide pairings and scores (change them through the product)
+    STRUCTURAL = ("system", "rounds_total", "double_round_robin", "sets_per_match", "variant", "tiebreaks", "bye_points")
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = tuple(super().get_readonly_fields(request, obj))
+        if obj is not None and obj.rounds.exists():
+            fields += self.STRUCTURAL
+        return fields
+
     fieldsets = (
         (None, {"fields": ("name", "slug", "status", "start_date", "end_date", "venue", "city", "chief_arbiter",
                            "time_control")}),
@@ -142,6 +151,8 @@ class EntryAdmin(TouchesTournamentMixin, TurkishSearchHistoryAdmin):
         "player__last_name", "player__first_name", "player__federation_id", "tournament__name", "tournament__slug",
     )
     autocomplete_fields = ("tournament", "player")
+    # starting numbers and withdrawals decide pairings: the product's entries page and withdraw/undo do them
+    readonly_fields = ("withdrawn", "withdrawn_after_round")
 
     def get_queryset(self, request):
         # the entry's name is its player's: also for the autocomplete of Absence.entry
@@ -158,7 +169,10 @@ class EntryAdmin(TouchesTournamentMixin, TurkishSearchHistoryAdmin):
 
 
 @admin.register(Round)
-class RoundAdmin(TouchesTournamentMixin, TurkishSearchHistoryAdmin):
+class RoundAdmin(ReadOnlyAdminMixin, TouchesTournamentMixin, TurkishSearchHistoryAdmin):
+    """View only: pairing, publishing, closing, reopening and deleting a round go through the product,
+    which checks the rules (a round closed here without results was once published as final)."""
+
     list_display = (
         "tournament", "number", "status", "match_count", "modified_by_hand", "paired_at", "published_at", "closed_at",
     )
@@ -305,3 +319,29 @@ class PairingChangeAdmin(ReadOnlyAdminMixin, TurkishSearchAdmin):
     @admin.display(description=_("Reason"))
     def short_reason(self, obj):
         return obj.reason if len(obj.reason) <= 80 else obj.reason[:79] + "…"
+
+
+@admin.register(TrfImport)
+class TrfImportAdmin(TurkishSearchAdmin):
+    """TRF files imported by a job (``tournaments.import_trf``): view only; a finished one may be deleted
+    (its tournament stays)."""
+
+    list_display = ("id", "created_at", "created_by", "source", "status", "progress", "players", "cells",
+                    "tournament", "finished_at")
+    list_display_links = ("id", "created_at")
+    list_filter = ("status",)
+    list_select_related = ("created_by", "tournament")
+    search_fields = ("source", "name", "created_by__username", "error")
+    date_hierarchy = "created_at"
+    exclude = ("data",)
+
+    def has_add_permission(self, request):
+        return False  # started from the import page or the API, which queue its task
+
+    def has_change_permission(self, request, obj=None):
+        return False  # the task records the progress
+
+    def has_delete_permission(self, request, obj=None):
+        if obj is not None and obj.is_active:
+            return False  # still running
+        return super().has_delete_permission(request, obj)

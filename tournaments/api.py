@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import django_filters
 from django import forms
+from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
@@ -20,6 +22,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from federation import roles
 from federation.api_views import error_responses, validated_input
 from federation.errors import NotFound, ValidationFailed
 from federation.models import Player
@@ -74,8 +77,18 @@ def _round_data(r: Round) -> dict:
 
 
 def _tournament_data(t: Tournament, user) -> dict:
+    from federation.privacy import sees_event_personal_data
+
     rounds = selectors.visible_rounds(tournament=t, user=user)
-    return s.TournamentDetailOutputSerializer(t, context={"rounds": rounds}).data
+    return s.TournamentDetailOutputSerializer(
+        t, context={"rounds": rounds, "personal": sees_event_personal_data(user, t)}
+    ).data
+
+
+def _entry_data(entry: Entry, user) -> dict:
+    from federation.privacy import sees_event_personal_data
+
+    return s.EntryOutputSerializer(entry, context={"personal": sees_event_personal_data(user, entry.tournament)}).data
 
 
 # --------------------------------------------------------------------------------------------
@@ -187,10 +200,12 @@ class TournamentHistoryApi(APIView):
         responses={200: s.HistoryItemSerializer(many=True), **_errors(400, 401, 403, 404)},
     )
     def get(self, request, slug: str):
-        t = _tournament(slug, request.user)
         if not request.user.is_authenticated:
             raise drf_exceptions.NotAuthenticated()
-        access.require(publication.sees_everything(t, request.user), _("Only the organiser can see the history."))
+        gone = history.deleted_tournament(slug) if roles.is_staff(request.user) else None
+        t = gone or _tournament(slug, request.user)  # staff also read the history of a deleted tournament
+        if gone is None:
+            access.require(publication.sees_everything(t, request.user), _("Only the organiser can see the history."))
         params = {}
         for name, lo, hi in (("round", 1, 99), ("board", 1, 9999), ("limit", 1, 1000), ("offset", 0, 10**6)):
             raw = request.query_params.get(name)
@@ -200,11 +215,12 @@ class TournamentHistoryApi(APIView):
                 raise ValidationFailed(_("Must be a whole number from %(lo)d to %(hi)d.") % {"lo": lo, "hi": hi},
                                        field=name)
             params[name] = int(raw)
-        items = history.tournament_history(
-            tournament=t, round_number=params.get("round"), board=params.get("board"),
-            limit=params.get("limit", 200), offset=params.get("offset", 0),
-        )
-        return Response([i.as_dict() for i in items])
+        with translation.override("en"):  # object labels are keys of before/after: the same in every language
+            items = history.tournament_history(
+                tournament=t, round_number=params.get("round"), board=params.get("board"),
+                limit=params.get("limit", 200), offset=params.get("offset", 0),
+            )
+            return Response([i.as_dict() for i in items])
 
 
 class TournamentImportTrfApi(APIView):
@@ -215,15 +231,31 @@ class TournamentImportTrfApi(APIView):
     @extend_schema(
         operation_id="tournaments_import_trf", tags=TAG,
         request={"multipart/form-data": s.TrfImportInputSerializer},
-        responses={201: s.ImportOutputSerializer, **_errors(400, 403)},
-        description='A file that cannot be read → 400 with field "file" and the line number in the message.',
+        responses={201: s.ImportOutputSerializer, 202: s.TrfImportJobSerializer, **_errors(400, 403, 503)},
+        description=(
+            'A file that cannot be read → 400 with field "file" and the line number in the message; a file '
+            'larger than TRF_MAX_UPLOAD_BYTES (2 MB) → 400 with field "file". A file of more than 2,000 '
+            "players or 200,000 result cells is imported by a job: 202 with the job's id and status_url "
+            "(GET /api/tournaments/import-trf/<job>/); 503 when the job queue cannot be reached."
+        ),
     )
     def post(self, request):
+        upload = request.data.get("file") if hasattr(request.data, "get") else None
+        if upload is not None and hasattr(upload, "size"):
+            trf_io.check_upload_size(upload.size)  # before anything reads it
         data = validated_input(s.TrfImportInputSerializer, request.data)
         access.require(access.can_create_tournament(request.user), _("Only organisers can import tournaments."))
         upload = data["file"]
+        content = trf_io.read_upload(upload)
+        if trf_io.needs_job(content):
+            row = trf_io.trf_import_queue(
+                data=content, source=upload.name or "upload.trf", user=request.user, name=data["name"] or None
+            )
+            out = {"job": row.id, "status": row.status,
+                   "status_url": reverse("api-tournament-import-trf-status", args=[row.id])}
+            return Response(s.TrfImportJobSerializer(out).data, status=status.HTTP_202_ACCEPTED)
         report = trf_io.tournament_import_trf(
-            data=upload.read(), source=upload.name or "upload.trf", user=request.user, name=data["name"] or None
+            data=content, source=upload.name or "upload.trf", user=request.user, name=data["name"] or None
         )
         t = report.tournament
         out = {
@@ -231,6 +263,27 @@ class TournamentImportTrfApi(APIView):
             "notes": report.notes,
         }
         return Response(s.ImportOutputSerializer(out).data, status=status.HTTP_201_CREATED)
+
+
+class TournamentImportTrfStatusApi(APIView):
+    """A TRF import job (trf_io.trf_import_get): for its creator and federation staff."""
+
+    @extend_schema(
+        operation_id="tournaments_import_trf_status", tags=TAG,
+        responses={200: s.TrfImportStatusSerializer, **_errors(401, 404)},
+        description="Status and progress of a TRF file imported by a job; once done the new tournament's slug.",
+    )
+    def get(self, request, import_id: int):
+        row = trf_io.trf_import_get(import_id=import_id, user=request.user)
+        error = ({"code": "invalid", "message": row.error, "field": row.error_field or None}
+                 if row.status == row.Status.FAILED else None)
+        out = {
+            "job": row.id, "status": row.status, "progress": 100 if not row.is_active else row.progress,
+            "players": row.players, "cells": row.cells, "source": row.source, "created_at": row.created_at,
+            "finished_at": row.finished_at, "slug": row.tournament.slug if row.tournament else None,
+            "notes": row.notes or [], "error": error,
+        }
+        return Response(s.TrfImportStatusSerializer(out).data)
 
 
 # --------------------------------------------------------------------------------------------
@@ -251,7 +304,7 @@ class EntryAddApi(APIView):
             raise NotFound(_("No player with federation id %(id)s.") % {"id": data["federation_id"]},
                            field="federation_id")
         entry = services.entry_add(tournament=t, player=player, user=request.user, missed_rounds=data["missed_rounds"])
-        return Response(s.EntryOutputSerializer(entry).data, status=status.HTTP_201_CREATED)
+        return Response(_entry_data(entry, request.user), status=status.HTTP_201_CREATED)
 
 
 class EntryWithdrawApi(APIView):
@@ -263,7 +316,7 @@ class EntryWithdrawApi(APIView):
         data = validated_input(s.ReasonInputSerializer, request.data)
         entry = services.entry_withdraw(entry=_entry(_tournament(slug, request.user), start_no), user=request.user,
                                         reason=data["reason"])
-        return Response(s.EntryOutputSerializer(entry).data)
+        return Response(_entry_data(entry, request.user))
 
 
 class EntryReinstateApi(APIView):
@@ -275,7 +328,7 @@ class EntryReinstateApi(APIView):
         data = validated_input(s.ReasonInputSerializer, request.data)
         entry = services.entry_reinstate(entry=_entry(_tournament(slug, request.user), start_no), user=request.user,
                                          reason=data["reason"])
-        return Response(s.EntryOutputSerializer(entry).data)
+        return Response(_entry_data(entry, request.user))
 
 
 class ByeRequestApi(APIView):

@@ -43,5 +43,19 @@ def crosstable_pdf_build(*, tournament: Tournament, lang: str = "tr") -> Path:
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_bytes(crosstable_pdf_bytes(tournament=tournament, lang=lang))
         tmp.replace(path)
+        _remove_stale_tmp(path)
     path.with_suffix(".queued").unlink(missing_ok=True)  # the web's "being built" marker
     return path
+
+
+def _remove_stale_tmp(path: Path, older_than: float = 600.0) -> None:
+    """Delete temporary files of ``path`` left by builds whose worker was killed half-way (any older
+    than ``older_than`` seconds: a younger one may belong to a build still running)."""
+    import time
+
+    for tmp in path.parent.glob(f"{path.stem}.*.tmp"):
+        try:
+            if time.time() - tmp.stat().st_mtime > older_than:
+                tmp.unlink(missing_ok=True)
+        except FileNotFoundError:
+            pass

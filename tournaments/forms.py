@@ -4,6 +4,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from federation.errors import ApplicationError
 from federation.models import Player
 from tournaments.models import SetResult, Tournament
 from tournaments.standings import TIEBREAKS, tiebreak_label
@@ -74,9 +75,14 @@ class TrfUploadForm(forms.Form):
     name = forms.CharField(label=_("Tournament name (optional)"), required=False, max_length=160)
 
     def clean_file(self):
+        """The same limit as the API: ``settings.TRF_MAX_UPLOAD_BYTES`` (``trf_io.check_upload_size``)."""
+        from tournaments.trf_io import check_upload_size
+
         f = self.cleaned_data["file"]
-        if f.size > 5 * 1024 * 1024:
-            raise forms.ValidationError(_("The file is larger than 5 MB."))
+        try:
+            check_upload_size(f.size)
+        except ApplicationError as exc:
+            raise forms.ValidationError(exc.message) from exc
         return f
 
 

@@ -17,6 +17,42 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+#: Readable names of the actions (the API keeps the codes).
+ACTION_LABELS = {
+    "tournament.create": gettext_lazy("tournament created"), "tournament.edit": gettext_lazy("tournament edited"),
+    "tournament.delete": gettext_lazy("tournament deleted"), "tournament.restore": gettext_lazy("tournament restored"),
+    "entry.add": gettext_lazy("player entered"), "entry.withdraw": gettext_lazy("player withdrawn"),
+    "entry.reinstate": gettext_lazy("withdrawal undone"), "bye.request": gettext_lazy("bye requested"),
+    "bye.withdraw": gettext_lazy("bye request withdrawn"), "round.pair": gettext_lazy("round paired"),
+    "round.publish": gettext_lazy("pairings published"), "round.close": gettext_lazy("round closed"),
+    "round.reopen": gettext_lazy("round reopened"), "round.delete": gettext_lazy("pairing deleted"),
+    "pairing.change": gettext_lazy("pairing changed by hand"), "result.enter": gettext_lazy("result entered"),
+    "result.correct": gettext_lazy("result corrected after closing"),
+    "standings.publish": gettext_lazy("standings published"),
+    "create": gettext_lazy("created"), "edit": gettext_lazy("edited"), "delete": gettext_lazy("deleted"),
+}
+
+#: Readable names of the fields shown in before/after.
+FIELD_LABELS = {
+    "name": gettext_lazy("name"), "start_date": gettext_lazy("start date"), "end_date": gettext_lazy("end date"),
+    "venue": gettext_lazy("venue"), "city": gettext_lazy("city"), "chief_arbiter": gettext_lazy("chief arbiter"),
+    "time_control": gettext_lazy("time control"), "tiebreaks": gettext_lazy("tie-breaks"),
+    "rounds_total": gettext_lazy("number of rounds"), "status": gettext_lazy("status"),
+    "standings_round": gettext_lazy("standings published after round"),
+    "standings_published_at": gettext_lazy("standings published at"), "archived_at": gettext_lazy("archived at"),
+    "user": gettext_lazy("user"), "role": gettext_lazy("role"), "start_no": gettext_lazy("starting number"),
+    "player": gettext_lazy("player"), "rating": gettext_lazy("rating"), "withdrawn": gettext_lazy("withdrawn"),
+    "withdrawn_after_round": gettext_lazy("withdrawn after round"), "number": gettext_lazy("round"),
+    "modified_by_hand": gettext_lazy("modified by hand"), "kind": gettext_lazy("kind"),
+    "bye_kind": gettext_lazy("bye"), "white": gettext_lazy("white"), "black": gettext_lazy("black"),
+    "forfeit": gettext_lazy("forfeit"), "white_points": gettext_lazy("white's points"),
+    "black_points": gettext_lazy("black's points"), "rated": gettext_lazy("rated"), "version": gettext_lazy("version"),
+    "round_number": gettext_lazy("round"), "sets": gettext_lazy("sets"),
+}
+#: Stored field → the key shown (ids become what they point to).
+_OUT_KEY = {"white_id": "white", "black_id": "black", "entry_id": "player", "player_id": "player", "user_id": "user"}
 
 from federation.models import Player
 from tournaments.models import Absence, Entry, Match, Round, SetResult, Tournament, TournamentRole
@@ -51,6 +87,37 @@ class HistoryItem:
     round: int | None = None
     board: int | None = None
 
+    @property
+    def action_label(self) -> str:
+        return str(ACTION_LABELS.get(self.action, self.action))
+
+    def changes(self) -> list[dict]:
+        """The before/after as rows for a page: ``{"object", "field", "before", "after"}`` with readable
+        field names and values (lists joined, booleans and empty values as words)."""
+        flat = self.before is not None and all(not isinstance(v, dict) for v in self.before.values())
+        flat = flat or (self.before is None and self.after is not None
+                        and all(not isinstance(v, dict) for v in self.after.values()))
+        if flat:
+            groups = {self.object: (self.before or {}, self.after or {}, self.before is None, self.after is None)}
+        else:
+            labels = list(dict.fromkeys([*(self.before or {}), *(self.after or {})]))
+            groups = {
+                lb: ((self.before or {}).get(lb) or {}, (self.after or {}).get(lb) or {},
+                     lb not in (self.before or {}), lb not in (self.after or {}))
+                for lb in labels
+            }
+        rows = []
+        for label, (old, new, created, deleted) in groups.items():
+            for key in dict.fromkeys([*old, *new]):
+                if key == "version":
+                    continue
+                rows.append({
+                    "object": label, "field": str(FIELD_LABELS.get(key, key)),
+                    "before": "" if created else _readable(old.get(key)),
+                    "after": "" if deleted else _readable(new.get(key)),
+                })
+        return rows
+
     def as_dict(self) -> dict:
         return {
             "at": timezone.localtime(self.at).isoformat(), "user": self.user, "action": self.action, "object": self.object,
@@ -58,10 +125,26 @@ class HistoryItem:
         }
 
 
+def _readable(value) -> str:
+    if value is None or value == "":
+        return "—"
+    if value is True:
+        return str(gettext_lazy("yes"))
+    if value is False:
+        return str(gettext_lazy("no"))
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value) or "—"
+    if isinstance(value, float):
+        return {1.0: "1", 0.5: "½", 0.0: "0"}.get(value, f"{value:g}")
+    return str(value)
+
+
 def _json(value):
     if value is None or isinstance(value, (bool, int, str, list, dict)):
         return value
-    if isinstance(value, (dt.date, dt.datetime)):
+    if isinstance(value, dt.datetime):
+        return timezone.localtime(value).isoformat() if timezone.is_aware(value) else value.isoformat()
+    if isinstance(value, dt.date):
         return value.isoformat()
     try:  # Decimal points
         return float(value)
@@ -162,8 +245,8 @@ def tournament_history(
             continue
         if round_number is not None and item.round != round_number and not _touches(members, names, round_number, board):
             continue
-        if board is not None and not _touches(members, names, round_number, board):
-            continue
+        if board is not None and (item.board != board or item.round != round_number):
+            continue  # a board's history: the actions on that board alone (not whole-round pairings)
         items.append(item)
     items.sort(key=lambda i: i.at, reverse=True)
     limit = max(1, min(int(limit), 1000))
@@ -203,10 +286,12 @@ def _fold(members: list, names: _Names) -> HistoryItem | None:
                 sets_after[label].append((row.number, _set_text(row)))
             continue
         fields = _FIELDS[model]
-        old = None if row.history_type == "+" or prev is None else {f: names.value(f, getattr(prev, f)) for f in fields}
-        new = None if row.history_type == "-" else {f: names.value(f, getattr(row, f)) for f in fields}
+        old = None if row.history_type == "+" or prev is None else {
+            _OUT_KEY.get(f, f): names.value(f, getattr(prev, f)) for f in fields}
+        new = None if row.history_type == "-" else {_OUT_KEY.get(f, f): names.value(f, getattr(row, f)) for f in fields}
         if row.history_type == "-" and prev is None:
-            old = {f: names.value(f, getattr(row, f)) for f in fields}
+            old = {_OUT_KEY.get(f, f): names.value(f, getattr(row, f)) for f in fields}
+        fields = [_OUT_KEY.get(f, f) for f in fields]
         if old is not None and new is not None:
             changed = [f for f in fields if old[f] != new[f]]
             if not changed:
@@ -239,3 +324,13 @@ def _fold(members: list, names: _Names) -> HistoryItem | None:
         at=at, user=names.user.get(user_id) if user_id else None, action=action, object=main, reason=reason,
         before=out_before, after=out_after, round=n, board=b,
     )
+
+
+def deleted_tournament(slug: str):
+    """The last snapshot of a deleted tournament with ``slug`` (its history stays readable for staff),
+    or None. The snapshot has ``pk``, ``name`` and ``slug`` like a tournament."""
+    row = Tournament.history.filter(slug=slug, history_type="-").order_by("-history_date").first()
+    if row is None or Tournament.objects.filter(pk=row.id).exists():
+        return None
+    row.pk = row.id
+    return row

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.audit import history
 from federation.models import Player
+from federation.validators import no_control_characters
 
 DEFAULT_TIEBREAKS = ["buchholz_cut1", "buchholz", "sonneborn_berger", "direct_encounter", "wins"]
 
@@ -44,11 +45,11 @@ class Tournament(models.Model):
         KALE = "kale", _("kale (castle) variant")
 
     slug = models.SlugField(_("slug"), max_length=80, unique=True)
-    name = models.CharField(_("name"), max_length=160)
+    name = models.CharField(_("name"), max_length=160, validators=[no_control_characters])
     start_date = models.DateField(_("start date"), null=True, blank=True)
     end_date = models.DateField(_("end date"), null=True, blank=True)
-    venue = models.CharField(_("venue"), max_length=160, blank=True)
-    city = models.CharField(_("city"), max_length=60, blank=True)
+    venue = models.CharField(_("venue"), max_length=160, validators=[no_control_characters], blank=True)
+    city = models.CharField(_("city"), max_length=60, validators=[no_control_characters], blank=True)
     system = models.CharField(_("system"), max_length=16, choices=System.choices, default=System.SWISS)
     rounds_total = models.PositiveSmallIntegerField(_("number of rounds"))
     double_round_robin = models.BooleanField(_("double round robin"), default=False)
@@ -62,8 +63,8 @@ class Tournament(models.Model):
         _("standings published after round"), null=True, blank=True,
         help_text=_("The public standings and crosstable count the closed rounds up to this one."),
     )
-    chief_arbiter = models.CharField(_("chief arbiter"), max_length=120, blank=True)
-    time_control = models.CharField(_("time control"), max_length=120, blank=True)
+    chief_arbiter = models.CharField(_("chief arbiter"), max_length=120, validators=[no_control_characters], blank=True)
+    time_control = models.CharField(_("time control"), max_length=120, validators=[no_control_characters], blank=True)
     imported_from_trf = models.BooleanField(default=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -368,3 +369,66 @@ class PairingChange(models.Model):
 
     class Meta:
         ordering = ["round", "at"]
+
+
+def _empty_list() -> list:
+    return []
+
+
+class TrfImport(models.Model):
+    """A TRF file too big to import within a web request, imported by the Celery task
+    ``tournaments.import_trf`` (``tournaments.trf_io.trf_import_run``); the row is the progress report
+    the import page and ``GET /api/tournaments/import-trf/<id>/`` show.
+
+    ``status``: queued → running → done (``tournament`` is the new tournament, ``notes`` the import's
+    notes) or failed (``error`` says why, ``error_field`` which input: ``"file"`` with the line number in
+    ``error`` for a file that cannot be read). Like every import it is all or nothing: a failed import
+    leaves no tournament. ``progress`` is 0..100; ``players`` and ``cells`` (round cells) the size found.
+    ``data`` is the uploaded file's bytes (at most ``settings.TRF_MAX_UPLOAD_BYTES``), ``source`` its
+    name, ``name`` the tournament name asked for (blank: the file's 012 line).
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(_("status"), max_length=8, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveSmallIntegerField(_("progress (%)"), default=0)
+    players = models.PositiveIntegerField(_("players"), default=0)
+    cells = models.PositiveIntegerField(_("result cells"), default=0)
+    source = models.CharField(_("file name"), max_length=200, blank=True)
+    name = models.CharField(_("tournament name"), max_length=160, blank=True, validators=[no_control_characters])
+    data = models.BinaryField(_("file"))
+    lang = models.CharField(max_length=10, blank=True, default="")
+    error = models.TextField(_("error"), blank=True, default="")
+    error_field = models.CharField(max_length=40, blank=True, default="")
+    notes = models.JSONField(_("notes"), default=_empty_list, blank=True)
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("TRF import")
+        verbose_name_plural = _("TRF imports")
+        constraints = [
+            models.CheckConstraint(condition=Q(progress__lte=100), name="trf_import_progress_percent"),
+            models.CheckConstraint(
+                condition=Q(status__in=["queued", "running", "done", "failed"]), name="trf_import_status_values"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"TRF import {self.pk} ({self.status}, {self.progress}%)"
+
+    @property
+    def is_active(self) -> bool:
+        """Still queued or running: the progress page keeps reloading."""
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING)

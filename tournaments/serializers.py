@@ -84,6 +84,12 @@ class TournamentUpdateInputSerializer(serializers.Serializer):
     rounds_total = serializers.IntegerField(min_value=1, max_value=99, required=False)
     reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
 
+    def validate(self, attrs):
+        unknown = sorted(set(getattr(self, "initial_data", {}) or {}) - set(self.fields))
+        if unknown:
+            raise serializers.ValidationError({unknown[0]: "This setting cannot be changed here."})
+        return attrs
+
 
 class TournamentDeleteInputSerializer(serializers.Serializer):
     confirm = serializers.CharField(max_length=80, help_text="The tournament's slug, typed again.")
@@ -152,17 +158,38 @@ class PointsField(serializers.FloatField):
 
 
 class EntryOutputSerializer(serializers.ModelSerializer):
+    """An entry. ``birth_year`` and ``sex`` only for the event's organisers and staff (``context``
+    ``{"personal": True}``); everyone sees ``age_category`` (KVKK: :mod:`federation.privacy`)."""
+
     federation_id = serializers.CharField(source="player.federation_id")
     name = serializers.CharField(source="player.full_name")
     club = serializers.SerializerMethodField()
+    age_category = serializers.SerializerMethodField(
+        help_text='Age group this year ("u12", "open", "50plus"…); null: birth year unknown.'
+    )
+    birth_year = serializers.IntegerField(source="player.birth_year", allow_null=True, required=False,
+                                          help_text="Organisers of the event and staff only (omitted for others).")
+    sex = serializers.CharField(source="player.sex", required=False,
+                                help_text="Organisers of the event and staff only (omitted for others).")
 
     class Meta:
         model = Entry
-        fields = ["start_no", "federation_id", "name", "club", "rating", "withdrawn", "withdrawn_after_round"]
+        fields = ["start_no", "federation_id", "name", "club", "rating", "age_category", "birth_year", "sex",
+                  "withdrawn", "withdrawn_after_round"]
 
     def get_club(self, entry: Entry) -> str:
         player = entry.player
         return player.club.name if player.club_id else player.city
+
+    def get_age_category(self, entry: Entry) -> str | None:
+        from federation.privacy import age_category
+
+        return age_category(entry.player.birth_year)
+
+    def to_representation(self, instance):
+        from federation.privacy import public_player_fields
+
+        return public_player_fields(super().to_representation(instance), personal=bool(self.context.get("personal")))
 
 
 class RoundSummarySerializer(serializers.ModelSerializer):
@@ -199,7 +226,7 @@ class TournamentDetailOutputSerializer(serializers.ModelSerializer):
     @extend_schema_field(EntryOutputSerializer(many=True))
     def get_entries(self, t: Tournament) -> list[dict]:
         entries = t.entries.select_related("player__club").order_by("start_no")
-        return EntryOutputSerializer(entries, many=True).data
+        return EntryOutputSerializer(entries, many=True, context=self.context).data
 
     @extend_schema_field(RoundSummarySerializer(many=True))
     def get_rounds(self, t: Tournament) -> list[dict]:
@@ -212,6 +239,36 @@ class ImportOutputSerializer(serializers.Serializer):
     rounds = serializers.IntegerField(help_text="Rounds imported (all closed).")
     entries = serializers.IntegerField()
     notes = serializers.ListField(child=serializers.CharField(), help_text="One line per inference the import made.")
+
+
+class TrfImportErrorSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField(help_text="Why; for a file that cannot be read, with the line number.")
+    field = serializers.CharField(allow_null=True)
+
+
+class TrfImportJobSerializer(serializers.Serializer):
+    """The answer to a TRF file imported by a job (202): where to follow it."""
+
+    job = serializers.IntegerField(help_text="Id of the import job.")
+    status = serializers.ChoiceField(choices=["queued", "running", "done", "failed"])
+    status_url = serializers.CharField(help_text="GET it for the progress: /api/tournaments/import-trf/<job>/.")
+
+
+class TrfImportStatusSerializer(serializers.Serializer):
+    """A TRF import job: status, progress and, when done, the tournament; when failed, the error."""
+
+    job = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["queued", "running", "done", "failed"])
+    progress = serializers.IntegerField(help_text="0..100 (100 once finished).")
+    players = serializers.IntegerField(help_text="Player lines in the file.")
+    cells = serializers.IntegerField(help_text="Round cells in the file.")
+    source = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    slug = serializers.CharField(allow_null=True, help_text="The new tournament, once done.")
+    notes = serializers.ListField(child=serializers.CharField())
+    error = TrfImportErrorSerializer(allow_null=True, help_text="Why it failed (nothing was imported).")
 
 
 class PlayerRefSerializer(serializers.Serializer):
@@ -260,7 +317,15 @@ class BoardOutputSerializer(serializers.ModelSerializer):
 
 
 class CoinTossOutputSerializer(serializers.ModelSerializer):
-    tossed_by = serializers.CharField(source="tossed_by.username", allow_null=True, default=None)
+    tossed_by = serializers.SerializerMethodField(
+        help_text='Who pressed: first and last name, "—" for an account without a name (never the user name); '
+                  "null: not recorded."
+    )
+
+    def get_tossed_by(self, toss: CoinToss) -> str | None:
+        from federation.privacy import display_name
+
+        return display_name(toss.tossed_by) if toss.tossed_by_id else None
 
     class Meta:
         model = CoinToss

@@ -65,6 +65,8 @@ def audited(action: str):
     def decorate(func):
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
+            if kwargs.get("reason"):
+                kwargs["reason"] = check_reason_text(kwargs["reason"])
             user = kwargs.get("user") or kwargs.get("created_by")
             with audit_context(action=action, user=user, reason=kwargs.get("reason") or "",
                                tournament_id=_tournament_id_in(kwargs)):
@@ -84,12 +86,25 @@ def tournament_touch(tournament: Tournament) -> int:
     return tournament.version
 
 
-def _reason(reason: str, *, field: str = "reason", message: str | None = None) -> str:
+_BIDI_CONTROLS = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
+
+
+def check_reason_text(reason: str, *, field: str = "reason") -> str:
+    """A reason as stored in the history: stripped, at most 500 characters, no control characters
+    (line breaks and tabs allowed) and no bidirectional overrides that would disguise it.
+    Raises ValidationFailed naming ``field``."""
     text = (reason or "").strip()
-    if not text:
-        raise ValidationFailed(message or _("Say why (the reason is recorded in the history)."), field=field)
     if len(text) > 500:
         raise ValidationFailed(_("The reason is longer than 500 characters."), field=field)
+    if any((ord(ch) < 32 and ch not in "\t\n\r") or ord(ch) == 127 or ch in _BIDI_CONTROLS for ch in text):
+        raise ValidationFailed(_("The reason contains control characters."), field=field)
+    return text
+
+
+def _reason(reason: str, *, field: str = "reason", message: str | None = None) -> str:
+    text = check_reason_text(reason, field=field)
+    if not text:
+        raise ValidationFailed(message or _("Say why (the reason is recorded in the history)."), field=field)
     return text
 
 
@@ -343,12 +358,15 @@ def _unplayed_pairing(rnd: Round | None) -> bool:
     )
 
 
-def _refuse_unplayed_pairing(rnd: Round, who: str) -> None:
-    raise Conflict(
-        _("Round %(n)d is paired but not played yet, so %(p)s would be left out of it: delete the pairing "
-          "of round %(n)d, add the player, then pair the round again.") % {"n": rnd.number, "p": who},
-        field="player", code="round_paired_not_played", extra={"round": rnd.number},
-    )
+def _refuse_unplayed_pairing(rnd: Round, who: str, *, reinstating: bool = False) -> None:
+    if reinstating:
+        message = _("Round %(n)d is paired but not played yet, so %(p)s would be left out of it: delete the "
+                    "pairing of round %(n)d, undo the withdrawal, then pair the round again.")
+    else:
+        message = _("Round %(n)d is paired but not played yet, so %(p)s would be left out of it: delete the pairing "
+                    "of round %(n)d, add the player, then pair the round again.")
+    raise Conflict(message % {"n": rnd.number, "p": who}, field="player", code="round_paired_not_played",
+                   extra={"round": rnd.number})
 
 
 def _give_missed_byes(*, entry: Entry, rounds, kind: str) -> list[int]:
@@ -459,14 +477,34 @@ def entry_bye_withdraw(*, entry: Entry, round_number: int, user=None, reason: st
 
 @transaction.atomic
 def entries_sort(*, tournament: Tournament) -> None:
-    """Give starting numbers 1..n by rating (desc), then name, then federation id (C.04.2 A.2)."""
+    """Give starting numbers 1..n by rating (desc), then name, then federation id (C.04.2 A.2).
+
+    Only the entries whose number changes are written, with one history row each (so the history's
+    "before" of a later change is the number the entry really had)."""
+    from simple_history.utils import bulk_update_with_history
+
+    from federation.audit import current
+
     entries = list(tournament.entries.select_related("player"))
     entries.sort(key=lambda e: (-e.rating, e.player.last_name.casefold(), e.player.first_name.casefold(), e.player.federation_id))
+    changed = [(i, e) for i, e in enumerate(entries, start=1) if e.start_no != i]
+    if not changed:
+        return
     # two passes so the unique (tournament, start_no) constraint holds at every step
-    for i, e in enumerate(entries, start=1):
+    for i, e in changed:
         Entry.objects.filter(pk=e.pk).update(start_no=10000 + i)
-    for i, e in enumerate(entries, start=1):
-        Entry.objects.filter(pk=e.pk).update(start_no=i)
+    for i, e in changed:
+        e.start_no = i
+    ctx = current()
+    bulk_update_with_history(
+        [e for _i, e in changed], Entry, ["start_no"],
+        default_user=ctx.user if ctx else None, default_change_reason=(ctx.reason or None) if ctx else None,
+        custom_historical_attrs={
+            "audit_action": ctx.action if ctx else "entry.renumber",
+            "audit_action_id": ctx.action_id if ctx else "",
+            "audit_tournament_id": tournament.pk,
+        },
+    )
 
 
 @audited("entry.withdraw")
@@ -502,7 +540,7 @@ def entry_reinstate(*, entry: Entry, user=None, reason: str = "") -> Entry:
     last_round = tournament.rounds.order_by("-number").first()
     after = entry.withdrawn_after_round or 0
     if last_round is not None and last_round.number > after and _unplayed_pairing(last_round):
-        _refuse_unplayed_pairing(last_round, entry.player.full_name)
+        _refuse_unplayed_pairing(last_round, entry.player.full_name, reinstating=True)
     _give_missed_byes(entry=entry, rounds=tournament.rounds.filter(number__gt=after).order_by("number"), kind="zero")
     entry.withdrawn = False
     entry.withdrawn_after_round = None
@@ -621,6 +659,8 @@ def round_delete(*, round: Round, user=None, reason: str = "") -> int:
             _("Results are entered on boards %(b)s; a round with results cannot be deleted.")
             % {"b": ", ".join(str(b) for b in entered)}
         )
+    if rnd.status == Round.Status.PUBLISHED:
+        _reason(reason, message=_("The pairing of round %(n)d is published: say why it is deleted.") % {"n": rnd.number})
     number = rnd.number
     rnd.matches.all().delete()
     rnd.delete()
@@ -863,6 +903,29 @@ def match_result_enter(
             )
 
 
+def _same_result(match: Match, sets, forfeit: str) -> bool:
+    """True when ``sets``/``forfeit`` are exactly the stored result (stores, terminations, and move
+    records where given)."""
+    if match.result_entered_at is None:
+        return False
+    if forfeit or match.forfeit:
+        return forfeit == match.forfeit and not sets
+    stored = list(match.sets.order_by("number"))
+    if len(stored) != len(sets):
+        return False
+    for given, have in zip(sets, stored):
+        term = given.termination or SetResult.Termination.COMPLETED
+        stores = (
+            (have.white_stones, have.black_stones) if have.termination == "completed"
+            else (have.white_store, have.black_store)
+        )
+        if term != have.termination or (int(given.white_store), int(given.black_store)) != stores:
+            return False
+        if given.moves.strip() and " ".join(given.moves.split()) != have.moves:
+            return False
+    return True
+
+
 def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_version: int | None, reason: str) -> Match:
     match = Match.objects.select_for_update().select_related("round__tournament").get(pk=match.pk)
     tournament = match.round.tournament
@@ -877,6 +940,8 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
                 _("The round is closed; only the organiser can correct a result, with a reason."), code="round_closed"
             )
         reason = _reason(reason, message=_("Say why the result of a closed round is corrected (recorded in the history)."))
+    if _same_result(match, sets, forfeit):
+        return match  # a double submit or a re-sent correction: nothing changes, nothing is recorded
     if match.result_entered_at is not None:
         if expected_version is None:
             raise PreconditionRequired(
@@ -891,6 +956,11 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
     was_final = match.white_points is not None
 
     n = tournament.sets_per_match
+    old_moves = {
+        (x.number, x.termination, x.white_store if x.white_store is not None else x.white_stones,
+         x.black_store if x.black_store is not None else x.black_stones): x.moves
+        for x in match.sets.all() if x.moves
+    }
     match.sets.all().delete()
     if forfeit:
         if forfeit not in ("white", "black", "both"):
@@ -931,19 +1001,31 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
                         moves, variant=tournament.variant, first_stones=a, second_stones=b, withdrawn_by=wb
                     )
             except ValueError as exc:
+                if isinstance(exc, engine.RecordMismatchError) and hasattr(exc, "played"):
+                    starter_white = engine.set_starter(i) == 0
+                    pw, pb = exc.played if starter_white else exc.played[::-1]
+                    raise ValidationFailed(
+                        _("Set %(i)d: the move record gives %(pw)d-%(pb)d (white-black), not the %(w)s-%(b)s "
+                          "entered; check the stones or the record.")
+                        % {"i": i, "pw": pw, "pb": pb, "w": s.white_store, "b": s.black_store},
+                        field=fld,
+                    ) from exc
                 raise ValidationFailed(
                     _("Set %(i)d (%(w)s-%(b)s): %(reason)s")
                     % {"i": i, "w": s.white_store, "b": s.black_store, "reason": rules_error_message(exc, (int(s.white_store), int(s.black_store)))},
                     field=fld,
                 ) from exc
             recorded.append((res.first, res.second))
+            moves_text = " ".join(s.moves.split()) or old_moves.get(
+                (i, term, int(s.white_store), int(s.black_store)), ""
+            )  # a correction that leaves a set as it was keeps its move record
             rows.append(
                 SetResult(
                     match=match, number=i, starter="white" if engine.set_starter(i) == 0 else "black",
                     white_stones=res.first, black_stones=res.second, termination=term,
                     white_store=None if term == "completed" else int(s.white_store),
                     black_store=None if term == "completed" else int(s.black_store),
-                    moves=" ".join(s.moves.split()),
+                    moves=moves_text,
                 )
             )
         try:

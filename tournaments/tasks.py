@@ -2,13 +2,33 @@
 from __future__ import annotations
 
 from celery import shared_task
+from django.utils import translation
 
+from federation.jobs import JOB_OPTIONS, pause
 from tournaments.crosstable_pdf import crosstable_pdf_build
 from tournaments.models import Tournament
 
 
-@shared_task(name="tournaments.crosstable_pdf")
+@shared_task(name="tournaments.crosstable_pdf", **JOB_OPTIONS)
 def crosstable_pdf_task(tournament_id: int, lang: str = "tr") -> str:
-    """Build the crosstable PDF of tournament ``tournament_id``; returns the file path."""
+    """Build the crosstable PDF of tournament ``tournament_id``; returns the file path.
+
+    Idempotent: the file of the tournament's current version is written once (to a temporary name,
+    then renamed), so a run cut short leaves no half file and a second run reuses the first's."""
+    pause("TEST_TASK_DELAY")  # test-only (federation/jobs.py)
     tournament = Tournament.objects.get(pk=tournament_id)
     return str(crosstable_pdf_build(tournament=tournament, lang=lang))
+
+
+@shared_task(name="tournaments.import_trf")
+def import_trf_task(import_id: int, lang: str | None = None) -> dict:
+    """Run the queued :class:`tournaments.models.TrfImport` ``import_id`` (``trf_io.trf_import_run``:
+    ``trf_io.tournament_import_trf`` in one transaction), its messages in ``lang`` (the importer's).
+
+    Returns ``{"status", "tournament", "error"}`` (``tournament`` is the new slug or None).
+    """
+    from tournaments.trf_io import trf_import_run  # trf_io sends this task: imported here, not at the top
+
+    with translation.override(lang or translation.get_language()):
+        row = trf_import_run(import_id=import_id)
+    return {"status": row.status, "tournament": row.tournament.slug if row.tournament else None, "error": row.error}

@@ -36,10 +36,15 @@ Errors
 ------
 Anything that cannot be read raises :class:`TrfError` (a ``ValueError``) whose ``str()`` is
 ``"line 17: <reason>"``; ``.line`` and ``.column`` are 1-based (``None`` when not about a
-particular line/column).
+particular line/column).  Besides the field checks, the reader refuses: a control character
+(NUL, the other C0 characters but tab, DEL, U+2028/U+2029) anywhere in a line, naming its
+column; a number of more than :data:`MAX_NUMBER_DIGITS` digits (``XXR``, ``062``, ``072``); more
+than :data:`MAX_PLAYERS` player lines.  Limits of a particular database (e.g. at most 99
+rounds) are the importer's business (:mod:`tournaments.trf_io`).
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import re
@@ -88,6 +93,17 @@ _HEADER_TAGS: dict[str, str] = {
     "122": "time_control",
 }
 _CANONICAL_HEADER_ORDER = ["012", "022", "032", "042", "052", "062", "072", "092", "102", "112", "122", "132"]
+
+#: Player lines a file may hold: starting numbers have 4 columns (5-8).
+MAX_PLAYERS = 9999
+#: Digits a number of a header line (XXR, 062, 072) may have.
+MAX_NUMBER_DIGITS = 9
+#: Control characters refused in any line (a tab counts as one column and is allowed; line
+#: breaks split lines): C0 but tab, DEL, and the Unicode line/paragraph separators.  C1
+#: characters (U+0080-U+009F) are read: a Latin-1 file may hold them as bytes 0x80-0x9F.
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f\u2028\u2029]")
+#: The same plus tab: replaced by a space when writing leniently (``dump_trf(truncate=True)``).
+_CONTROL_OR_TAB = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 _FIRST_ROUND_COL = 92  # 1-based column of round 1's opponent field
 _ROUND_WIDTH = 10
@@ -184,7 +200,8 @@ class TrfTournament:
     bytes were decoded with (``"str"`` for text input); ``warnings`` lists oddities that did not
     stop the parse (``"line 17: ..."``: lines laid out in byte columns, game results that do not
     match, e.g. both players scored ``1``); ``layout`` records the original line order for
-    :func:`dump_trf` (none of these three is compared).
+    :func:`dump_trf`; ``tag_lines`` maps a tag (``"012"``, ``"XXR"``, ``"132"``, ...) to the
+    1-based line it was read from, first occurrence (none of these four is compared).
     """
 
     name: str = ""
@@ -206,6 +223,7 @@ class TrfTournament:
     encoding: str = field(default="utf-8", compare=False, repr=False)
     warnings: list[str] = field(default_factory=list, compare=False, repr=False)
     layout: list[tuple[str, int]] = field(default_factory=list, compare=False, repr=False)
+    tag_lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
     def player(self, start_no: int) -> TrfPlayer | None:
         """The player with starting number ``start_no``, or ``None``."""
@@ -399,7 +417,8 @@ def parse_trf(data: bytes | str, *, source: str = "<trf>") -> TrfTournament:
     """Parse TRF-16 text (``str``) or file contents (``bytes``, decoded as described in the
     module docstring) into a :class:`TrfTournament`.
 
-    Checks that there is at least one ``001`` line, every ``001`` line field by field, that
+    Checks that no line holds a control character, that there is at least one and at most
+    :data:`MAX_PLAYERS` ``001`` lines, every ``001`` line field by field, that
     starting numbers are unique, that every opponent exists and that pairings are symmetric
     (same round, each names the other, not the same colour).  Raises :class:`TrfError` with the line (and column) of the first
     problem; ``source`` is stored on the error.
@@ -416,10 +435,22 @@ def parse_trf(data: bytes | str, *, source: str = "<trf>") -> TrfTournament:
     t = TrfTournament(encoding=encoding)
     seen: dict[int, TrfPlayer] = {}
     try:
+        if not any(line.startswith("001") for line in lines):
+            raise TrfError("no player lines (tag 001) found; is this a TRF file?")
         for no, raw_line in enumerate(lines, start=1):
+            bad = _CONTROL.search(raw_line)
+            if bad:
+                ch = bad.group()
+                raise TrfError(f"control character U+{ord(ch):04X} in column {bad.start() + 1} (a TRF line holds "
+                               "printable text only; is this a TRF file?)", line=no, column=bad.start() + 1)
             line = raw_line.replace("\t", " ").rstrip(" ")  # a tab is one column, like a space
             tag = line[:3]
+            if tag.upper() in ("XXR", "132") or tag in _HEADER_TAGS:
+                t.tag_lines.setdefault(tag.upper(), no)
             if tag == "001":
+                if len(t.players) >= MAX_PLAYERS:
+                    raise TrfError(f"more than {MAX_PLAYERS} player lines (starting numbers have 4 columns)",
+                                   line=no)
                 p = _parse_player_tolerant(line, no, t)
                 if p.start_no in seen:
                     raise TrfError(f"starting number {p.start_no} is repeated (first on line "
@@ -445,8 +476,11 @@ def parse_trf(data: bytes | str, *, source: str = "<trf>") -> TrfTournament:
                 t.layout.append(("132", 0))
             elif tag.upper() == "XXR":
                 value = line[3:].strip()
+                if _is_number(value) and len(value) > MAX_NUMBER_DIGITS:
+                    raise TrfError(f"XXR (total number of rounds) {value[:20]}... has more than "
+                                   f"{MAX_NUMBER_DIGITS} digits", line=no, column=5)
                 if not _is_number(value) or int(value) < 1:
-                    raise TrfError(f"XXR (total number of rounds) {value!r} is not a positive number",
+                    raise TrfError(f"XXR (total number of rounds) {value[:40]!r} is not a positive number",
                                    line=no, column=5)
                 if t.total_rounds is not None:
                     t.extra_lines.append(line)
@@ -493,7 +527,9 @@ def _parse_count(value: str, no: int, tag: str) -> int | None:
     if value == "":
         return None
     if not _is_number(value):
-        raise TrfError(f"tag {tag}: {value!r} is not a number", line=no, column=5)
+        raise TrfError(f"tag {tag}: {value[:40]!r} is not a number", line=no, column=5)
+    if len(value) > MAX_NUMBER_DIGITS:
+        raise TrfError(f"tag {tag}: {value[:20]}... has more than {MAX_NUMBER_DIGITS} digits", line=no, column=5)
     return int(value)
 
 
@@ -665,8 +701,15 @@ def _check_text(value: str, what: str) -> None:
         raise TrfError(f"{what} {value!r} contains a line break or tab")
 
 
+def _clean(value: str) -> str:
+    """``value`` with every control character, tab and line break replaced by a space."""
+    return _CONTROL_OR_TAB.sub(" ", value)
+
+
 def _fit(value: str, width: int, what: str, p: TrfPlayer, *, right: bool = False,
          truncate: bool = False) -> str:
+    if truncate:
+        value = _clean(value)
     _check_text(value, f"player {p.start_no}: {what}")
     if len(value) > width:
         if not truncate:
@@ -678,15 +721,17 @@ def _fit(value: str, width: int, what: str, p: TrfPlayer, *, right: bool = False
 def _format_player(p: TrfPlayer, truncate: bool = False) -> str:
     if not 1 <= p.start_no <= 9999:
         raise TrfError(f"starting number {p.start_no} does not fit in columns 5-8")
-    if not 0 <= p.rating <= 9999:
+    rating = min(max(p.rating, 0), 9999) if truncate else p.rating
+    if not 0 <= rating <= 9999:
         raise TrfError(f"player {p.start_no}: rating {p.rating} does not fit in columns 49-52")
     if p.points is None:
         points = ""
     else:
-        if not 0 <= p.points <= 99.95:
+        value = min(max(p.points, 0.0), 99.5) if truncate else p.points
+        if not 0 <= value <= 99.95:
             raise TrfError(f"player {p.start_no}: points {p.points} do not fit in columns 81-84")
-        points = f"{p.points:.1f}"
-    rank = "" if p.rank is None else str(p.rank)
+        points = f"{value:.1f}"
+    rank = "" if p.rank is None or (truncate and not 0 <= p.rank <= 9999) else str(p.rank)
     cut = {"truncate": truncate}
     head = (
         "001 "
@@ -694,7 +739,7 @@ def _format_player(p: TrfPlayer, truncate: bool = False) -> str:
         + _fit(p.sex, 1, "sex", p, **cut)
         + _fit(p.title, 3, "title", p, right=True, **cut) + " "
         + _fit(p.name, 33, "name", p, **cut) + " "
-        + f"{p.rating:04d} "
+        + f"{rating:04d} "
         + _fit(p.federation, 3, "federation", p, **cut) + " "
         + _fit(p.fide_id, 11, "FIDE id", p, right=True, **cut) + " "
         + _fit(p.birth_date, 10, "birth date", p, **cut) + " "
@@ -703,6 +748,8 @@ def _format_player(p: TrfPlayer, truncate: bool = False) -> str:
     )
     cells = []
     for r in p.results:
+        if truncate and (r.round <= len(cells) or r.round < 1):
+            continue  # a second cell for the same round: keep the first
         if r.round <= len(cells):
             raise TrfError(f"player {p.start_no}: results are not in increasing round order "
                            f"(round {r.round} after round {len(cells)})")
@@ -712,17 +759,20 @@ def _format_player(p: TrfPlayer, truncate: bool = False) -> str:
     return line.rstrip()
 
 
-def _header_line(t: TrfTournament, tag: str) -> list[str]:
+def _header_line(t: TrfTournament, tag: str, truncate: bool = False) -> list[str]:
+    clean = _clean if truncate else (lambda v: v)
     if tag == "112":
-        for d in t.deputy_arbiters:
+        deputies = [clean(d) for d in t.deputy_arbiters]
+        for d in deputies:
             _check_text(d, "tag 112:")
-        return [f"112 {d}".rstrip() for d in t.deputy_arbiters] or ["112"]
+        return [f"112 {d}".rstrip() for d in deputies] or ["112"]
     if tag == "132":
         if not t.round_dates:
             return ["132"]
-        return [("132" + " " * (_FIRST_ROUND_COL - 4) + "  ".join(d.ljust(8) for d in t.round_dates)).rstrip()]
+        dates = [clean(d) for d in t.round_dates]
+        return [("132" + " " * (_FIRST_ROUND_COL - 4) + "  ".join(d.ljust(8) for d in dates)).rstrip()]
     value = getattr(t, _HEADER_TAGS[tag])
-    value = "" if value is None else str(value)
+    value = "" if value is None else clean(str(value))
     _check_text(value, f"tag {tag}:")
     return [f"{tag} {value}".rstrip()]
 
@@ -745,10 +795,19 @@ def dump_trf(t: TrfTournament, *, truncate: bool = False) -> str:
     gets tags 012-132, then the players by starting number, then ``XXR``, ``XXC`` and the extra
     lines.  Ratings are written with 4 digits (``0000`` = unrated); a player's missing rounds
     (results must be in increasing round order, gaps allowed) are written as blank cells.
-    Raises :class:`TrfError` when a value does not fit its columns or contains a line break;
-    with ``truncate=True`` over-long text fields of player lines (sex, title, name, federation,
-    FIDE id, birth date) are cut to their width instead.
+    Raises :class:`TrfError` when a value does not fit its columns or contains a line break.
+
+    ``truncate=True`` writes whatever is stored (an export must not fail on a name saved with a
+    line break): over-long text fields of player lines (sex, title, name, federation, FIDE id,
+    birth date) are cut to their width, control characters, tabs and line breaks in any text
+    (header values, names, extra lines, XXC) become spaces, a rating is clamped to 0..9999,
+    points to 0..99.5, a rank beyond 4 digits is left blank and a second cell for the same
+    round is dropped.  Only starting numbers / opponents outside 1..9999 and unknown result
+    codes still raise (a caller renumbers).
     """
+    if truncate:
+        t = dataclasses.replace(t, extra_lines=[_clean(x) for x in t.extra_lines],
+                                xxc=[_clean(x) for x in t.xxc])
     players = {p.start_no: p for p in t.players}
     if len(players) != len(t.players):
         raise TrfError("two players have the same starting number")
@@ -775,11 +834,11 @@ def dump_trf(t: TrfTournament, *, truncate: bool = False) -> str:
                 if t.xxc and key not in emitted:
                     out.append("XXC " + " ".join(t.xxc))
             elif key not in emitted:  # header tag
-                out.extend(_header_line(t, kind))
+                out.extend(_header_line(t, kind, truncate))
             emitted.add(key)
         # Items not in the recorded layout.
         header_missing = [line for tag in _CANONICAL_HEADER_ORDER if (tag, 0) not in emitted
-                          and _header_present(t, tag) for line in _header_line(t, tag)]
+                          and _header_present(t, tag) for line in _header_line(t, tag, truncate)]
         new_players = [_format_player(p, truncate) for p in sorted(t.players, key=lambda q: q.start_no)
                        if ("001", p.start_no) not in emitted]
         if new_players:
@@ -809,7 +868,7 @@ def dump_trf(t: TrfTournament, *, truncate: bool = False) -> str:
         for tag in _CANONICAL_HEADER_ORDER:
             if tag in ("112",) and not t.deputy_arbiters:
                 continue
-            heads.extend((tag, line) for line in _header_line(t, tag))
+            heads.extend((tag, line) for line in _header_line(t, tag, truncate))
         heads.extend(extra_headers)
         heads.sort(key=lambda item: item[0])  # stable: keeps order within a tag
         out.extend(line for _, line in heads)

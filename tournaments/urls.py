@@ -7,6 +7,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("t/new/", views.tournament_create, name="tournament-create"),
     path("t/import/", views.trf_import, name="trf-import"),
+    path("t/import/<int:import_id>/", views.trf_import_detail, name="trf-import-detail"),
     path("t/<slug:slug>/", views.tournament_detail, name="tournament-detail"),
     path("t/<slug:slug>/entries/", views.tournament_entries, name="tournament-entries"),
     path("t/<slug:slug>/entries/<int:start_no>/withdraw/", views.entry_withdraw, name="entry-withdraw"),

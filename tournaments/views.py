@@ -22,7 +22,7 @@ from federation.collation import player_sort_key
 from federation.errors import ApplicationError
 from federation.services import player_register
 from federation import roles
-from tournaments import access, history, publication, selectors, services
+from tournaments import access, history, publication, selectors, services, trf_io
 from tournaments.forms import (
     EntriesForm,
     MatchResultForm,
@@ -35,6 +35,9 @@ from tournaments.forms import (
 from tournaments.models import Absence, Match, Round, Tournament
 from tournaments.standings import TIEBREAKS, tiebreak_label
 from tournaments.trf_io import tournament_export_trf, tournament_import_trf
+
+#: Seconds between reloads of a TRF import job's progress page.
+TRF_IMPORT_REFRESH_SECONDS = 2
 
 
 def _lang() -> str:
@@ -333,8 +336,11 @@ def export_trf(request, slug: str):
     t = _tournament(request, slug)
     if not publication.results_visible(t, request.user):
         raise Http404("not published")
-    up_to = None if publication.sees_everything(t, request.user) else publication.published_round(t)
-    resp = HttpResponse(tournament_export_trf(tournament=t, up_to_round=up_to), content_type="text/plain; charset=utf-8")
+    organiser = publication.sees_everything(t, request.user)
+    up_to = None if organiser else publication.published_round(t)
+    # the public's file has no birth dates and no sex (KVKK); the organisers' file keeps them
+    text = tournament_export_trf(tournament=t, up_to_round=up_to, personal=organiser)
+    resp = HttpResponse(text, content_type="text/plain; charset=utf-8")
     resp["Content-Disposition"] = f'attachment; filename="{t.slug}.trf"'
     return resp
 
@@ -370,7 +376,7 @@ def tournament_entries(request, slug: str):
         return redirect("tournament-detail", slug=slug)
     form = EntriesForm(request.POST or None)
     field = form.fields["players"]
-    field.queryset = field.queryset.exclude(entries__tournament=t)
+    field.queryset = field.queryset.exclude(entries__tournament=t).filter(active=True, merged_into__isnull=True)
     field.choices = [
         (p.pk, f"{p.full_name} · {p.rating or '—'} · {p.club.name if p.club else p.city} · {p.federation_id}")
         for p in sorted(field.queryset, key=player_sort_key)
@@ -432,18 +438,36 @@ def trf_import(request):
     form = TrfUploadForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         f = form.cleaned_data["file"]
+        name = form.cleaned_data.get("name") or None
         try:
-            report = tournament_import_trf(
-                data=f.read(), source=f.name, user=request.user, name=form.cleaned_data.get("name") or None
-            )
+            data = trf_io.read_upload(f)
+            if trf_io.needs_job(data):  # a big file: a job with a progress page
+                row = trf_io.trf_import_queue(data=data, source=f.name, user=request.user, name=name)
+                return redirect("trf-import-detail", import_id=row.id)
+            report = tournament_import_trf(data=data, source=f.name, user=request.user, name=name)
         except ApplicationError as exc:
-            form.add_error("file", exc.message)
+            form.add_error("name" if exc.field == "name" else "file", exc.message)
         else:
             messages.success(request, _("Imported %(name)s.") % {"name": report.tournament.name})
             for note in report.notes:
                 messages.info(request, note)
             return redirect("tournament-detail", slug=report.tournament.slug)
     return render(request, "tournaments/import.html", {"form": form})
+
+
+@login_required
+def trf_import_detail(request, import_id: int):
+    """Progress of a TRF file imported by a job; reloads every 2 s while queued or running, then links
+    the new tournament (with the import's notes) or shows why nothing was imported."""
+    try:
+        row = trf_io.trf_import_get(import_id=import_id, user=request.user)
+    except ApplicationError as exc:
+        raise Http404(exc.message) from exc
+    refresh = TRF_IMPORT_REFRESH_SECONDS if row.is_active else None
+    response = render(request, "tournaments/import_detail.html", {"imp": row, "refresh": refresh})
+    if refresh:
+        response["Refresh"] = str(refresh)
+    return response
 
 
 @login_required
@@ -484,7 +508,10 @@ def tiebreaks_update(request, slug: str):
 @require_POST
 def round_delete(request, slug: str, number: int):
     """Organiser: undo the pairing of the last round (no result entered yet)."""
-    rnd = get_object_or_404(Round, tournament=_tournament(request, slug), number=number)
+    rnd = Round.objects.filter(tournament=_tournament(request, slug), number=number).first()
+    if rnd is None:  # a double tap: the first one deleted it
+        messages.info(request, _("The pairing of round %(n)d is already deleted.") % {"n": number})
+        return redirect("tournament-detail", slug=slug)
     done = _act(request, services.round_delete, _("The pairing of round %(n)d is deleted; pair it again when ready.")
                 % {"n": number}, round=rnd, reason=request.POST.get("reason", ""))
     if done is None:
@@ -579,7 +606,11 @@ def tournament_restore(request, slug: str):
 
 @login_required
 def tournament_history_page(request, slug: str):
-    """Organiser: every change of the tournament, newest first."""
+    """Organiser: every change of the tournament, newest first (staff: of a deleted one too)."""
+    gone = history.deleted_tournament(slug) if roles.is_staff(request.user) else None
+    if gone is not None:
+        items = history.tournament_history(tournament=gone, limit=1000)
+        return render(request, "tournaments/history.html", {"t": gone, "history": items, "deleted": True})
     t = _tournament(request, slug)
     if not access.can_organise(request.user, t):
         messages.error(request, _("Only the organiser can see the history."))

@@ -5,9 +5,11 @@ PostgreSQL and ``CELERY_BROKER_URL`` or ``REDIS_URL`` for a real broker.
 """
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -28,10 +30,13 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "rest_framework",
+    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_filters",
     "simple_history",
+    "axes",
+    "csp",
     "federation",
     "tournaments",
     "games",
@@ -40,6 +45,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -50,6 +56,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # last: turns a login refused by the lockout (axes) into the lockout page / API error
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "federation.urls"
@@ -95,6 +103,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# axes first: a locked-out user name + address is refused before the password is even checked
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -126,21 +139,54 @@ CELERY_TIMEZONE = TIME_ZONE
 # a web request that queues a job never hangs on an unreachable broker (about 2 s at most)
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1}
+# A job survives the worker that runs it: its message is acknowledged only once the task has run
+# (acks late), a worker process killed mid-job gives it back to the queue (reject on worker lost), and
+# each worker process holds one message at a time (prefetch 1), so a crash strands nothing that was
+# only waiting. Every task is idempotent (a PDF per tournament version, a rating run in one
+# transaction, a record import resuming from its progress counter): a job run twice, or resumed after
+# a crash, leaves what one clean run leaves. Transient errors are retried (federation/jobs.py).
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# the broker connection lost: running jobs stop, their messages are delivered again anyway
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+# Redis: a message taken by a worker that died without acknowledging it (the whole worker killed)
+# goes back to the queue after ``visibility_timeout`` seconds. It must exceed the longest job, or a
+# job still running is delivered to a second worker: a full re-rating of 1,000,000 sets takes about a
+# minute, the largest record import (5,000,000 characters) a few minutes, a PDF seconds. It is also
+# how long such a job waits before it runs again (record imports are re-queued sooner by the sweep).
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=1800)}
+CELERY_RESULT_EXPIRES = 24 * 3600  # seconds a task's result is kept (Redis key expiry)
+# Periodic jobs, sent by `celery -A federation beat` (one beat process per deployment).
+CELERY_BEAT_SCHEDULE = {
+    "sweep-stuck-record-imports": {"task": "games.sweep_stuck_imports", "schedule": 60.0},
+}
+# A record import pending or running without a heartbeat for this long has lost its worker (or its
+# message): the sweep re-queues it once (it resumes where it stopped), then marks it failed.
+RECORD_IMPORT_STUCK_MINUTES = env.int("RECORD_IMPORT_STUCK_MINUTES", default=10)
 
 # --- REST framework ---------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # Basic first: an anonymous or wrongly authenticated request gets 401 with WWW-Authenticate
+    # (embedded/dev mode; production uses Token + Session only: federation.settings.production)
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "federation.drf.BasicAuthentication",
         "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
     ],
+    # rates from API_THROTTLE_RATES below, read at request time; off when API_THROTTLE_ENABLED is false
+    "DEFAULT_THROTTLE_CLASSES": ["federation.drf.AnonRateThrottle", "federation.drf.UserRateThrottle"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "federation.api.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "federation.drf.Pagination",
     "PAGE_SIZE": 100,
 }
+# History pages stay in the admin; "revert" does not: it would write old rows past the rules the
+# services check (un-merging a player, re-opening a round) — every way back goes through the product.
+SIMPLE_HISTORY_REVERT_DISABLED = True
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Mangala Federation API",
     "DESCRIPTION": "Tournaments, pairings, three-set match results, standings and crosstables.",
@@ -150,14 +196,62 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "federation.schema.document_errors",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "RoundStatusEnum": "tournaments.models.Round.Status",
         "VariantEnum": "tournaments.models.Tournament.Variant",
         "SideEnum": ["first", "second"],
         "HalfOrZeroByeEnum": ["half", "zero"],
+        "JobStatusEnum": ["queued", "running", "done", "failed"],
     },
 }
+
+# --- Security: login lockout, API throttles, Content-Security-Policy ---------------------------
+# Behind a reverse proxy (DJANGO_BEHIND_PROXY=true) the client address is the last X-Forwarded-For
+# entry, the one our proxy added (federation.security.client_ip); otherwise REMOTE_ADDR.
+BEHIND_PROXY = env.bool("DJANGO_BEHIND_PROXY", default=False)
+
+# django-axes: 10 failed logins for one user name from one address lock that pair for 15 minutes
+# (UI login, admin login and API HTTP Basic alike); a successful login resets the count.
+AXES_ENABLED = env.bool("AXES_ENABLED", default=True)
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=10)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # the lock ends 15 minutes after it began
+AXES_CLIENT_IP_CALLABLE = "federation.security.client_ip"
+AXES_LOCKOUT_CALLABLE = "federation.security.lockout_response"
+AXES_DISABLE_ACCESS_LOG = True  # keep failed attempts only, not a log of every successful login
+AXES_HTTP_RESPONSE_CODE = 429
+
+# API throttles (federation.drf): requests per client address (anonymous) or per user
+API_THROTTLE_ENABLED = env.bool("API_THROTTLE_ENABLED", default=True)
+API_THROTTLE_RATES = {
+    "anon": env("API_THROTTLE_ANON", default="120/min"),
+    "user": env("API_THROTTLE_USER", default="600/min"),
+}
+
+# django-csp: scripts, styles, images and fonts from this site only; no inline script or style
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+
+TRF_MAX_UPLOAD_BYTES = env.int("TRF_MAX_UPLOAD_BYTES", default=2 * 1024 * 1024)  # TRF import, page and API
 
 LOGGING = {
     "version": 1,

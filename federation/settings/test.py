@@ -1,6 +1,6 @@
 """Test settings: same as the embedded default, fast password hashing, no external calls."""
 from .base import *  # noqa: F401,F403
-from .base import VAR_DIR
+from .base import CELERY_BROKER_TRANSPORT_OPTIONS, VAR_DIR, env
 
 VAR_DIR.mkdir(exist_ok=True)
 (VAR_DIR / "static").mkdir(exist_ok=True)
@@ -8,4 +8,18 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+# Login lockout and API throttles are off here so that tests do not lock each other out; the tests
+# of those features turn them on with override_settings(AXES_ENABLED=True / API_THROTTLE_ENABLED=True).
+AXES_ENABLED = False
+API_THROTTLE_ENABLED = False
+
+# Test-only knobs, set in the environment of a worker that tests/services/test_crash_recovery.py starts
+# (federation/jobs.py): a PDF or rating job waits TEST_TASK_DELAY seconds before working, a record import
+# TEST_RECORD_DELAY seconds after each record, so the worker can be killed half-way through; the JSON
+# in TEST_BROKER_TRANSPORT_OPTIONS is merged into the broker transport options (a short visibility timeout).
+TEST_TASK_DELAY = env.float("TEST_TASK_DELAY", default=0.0)
+TEST_RECORD_DELAY = env.float("TEST_RECORD_DELAY", default=0.0)
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    **CELERY_BROKER_TRANSPORT_OPTIONS, **env.json("TEST_BROKER_TRANSPORT_OPTIONS", default={})
 }

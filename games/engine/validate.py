@@ -56,7 +56,10 @@ def validate_record(
             )
         result = set_result(s1, s2, withdrawn_by)
     if (result.first, result.second) != (first_stones, second_stones):
-        raise RecordMismatchError(
+        err = RecordMismatchError(
             f"stones {result.first}-{result.second} differ from the record's {first_stones}-{second_stones}"
         )
+        err.played = (result.first, result.second)  # what the moves give, first mover first
+        err.claimed = (first_stones, second_stones)  # what was stated, first mover first
+        raise err
     return result

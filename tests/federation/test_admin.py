@@ -22,7 +22,7 @@ from games.models import RecordImport
 from ratings.models import InitialRating, RatingChange, RatingEvent, RatingGameLine
 from tests.factories import ClubFactory, EntryFactory, PlayerFactory, TournamentFactory, TournamentRoleFactory
 from tournaments.models import (
-    Absence, CoinToss, Entry, Match, PairingChange, Round, SetResult, Tournament, TournamentRole,
+    Absence, CoinToss, Entry, Match, PairingChange, Round, SetResult, Tournament, TournamentRole, TrfImport,
 )
 
 APPS = ("federation", "tournaments", "games", "ratings")
@@ -77,6 +77,8 @@ def world(superuser):
     InitialRating.objects.create(player=players[0], rating=1500)
     RecordImport.objects.create(created_by=superuser, status=RecordImport.Status.DONE, total=1, done=1, stored=1,
                                 text="1. ...", source="kayitlar.txt")
+    TrfImport.objects.create(created_by=superuser, status=TrfImport.Status.DONE, progress=100, players=4, cells=4,
+                             source="yonetim.trf", data=b"001    1", tournament=t)
     return t
 
 

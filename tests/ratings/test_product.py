@@ -481,7 +481,10 @@ def _names(resp):
 
 @pytest.mark.django_db
 def test_rating_list_page_filters_and_orders(client, rated_event):
+    from tests.factories import UserFactory
+
     t, four = rated_event
+    client.force_login(UserFactory(is_staff=True))  # sex and the year of the age groups: staff filters (KVKK)
     resp = client.get(reverse("rating-list"))
     assert resp.status_code == 200
     by_rating = sorted(four, key=lambda p: -p.rating)

@@ -7,6 +7,7 @@ from decimal import Decimal
 
 import pytest
 from django.test import Client
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from federation.errors import Conflict, PermissionDenied, PreconditionRequired, ValidationFailed
@@ -31,6 +32,13 @@ def api(user=None) -> APIClient:
 
 def staff_user():
     return UserFactory(username="staff", is_staff=True)
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """History labels in English (the API's language for them)."""
+    with translation.override("en"):
+        yield
 
 
 @pytest.fixture(autouse=True)
@@ -489,3 +497,88 @@ def test_archived_events_leave_the_player_page_and_merged_ids_redirect_the_ratin
     fed.player_merge(keep=p1, merge=twin, user=staff, reason="same person")
     r = api().get("/api/ratings/players/TWIN-1/history/")
     assert r.status_code == 301 and r["Location"].endswith(f"/api/ratings/players/{p1.federation_id}/history/")
+
+
+def test_double_submit_is_a_no_op_and_a_correction_keeps_unchanged_move_records(org, ref):
+    import random
+
+    from federation.sample_data import play_set
+
+    t = make_event(org)
+    rnd = services.round_pair(tournament=t, user=org)
+    services.round_publish(round=rnd, user=org)
+    m = rnd.matches.get(board=1)
+    moves, (first, second) = play_set(random.Random(11), 0.8, 0.8)
+    record = " ".join(map(str, moves))
+    sets = [SetInput(first, second, moves=record), SetInput(first, second)] if first != second else None
+    if sets is None:
+        pytest.skip("drawn sample set")
+    m = services.match_result_enter(match=m, sets=sets, user=ref)
+    version = m.version
+    again = services.match_result_enter(match=m, sets=sets, user=ref, expected_version=version - 1)  # stale but same
+    assert again.version == version
+    assert len(history.tournament_history(tournament=t, round_number=1, board=1)) == 1
+    # re-entered without the record, the same set 1 keeps its record; set 2 changes
+    flipped = [SetInput(first, second), SetInput(second, first), SetInput(first, second)]
+    m = services.match_result_enter(match=m, sets=flipped, user=ref, expected_version=version)
+    assert m.sets.get(number=1).moves == record
+
+
+def test_reasons_refuse_control_characters_and_published_pairings_need_one(org):
+    t = make_event(org)
+    rnd = services.round_pair(tournament=t, user=org)
+    services.round_publish(round=rnd, user=org)
+    with pytest.raises(ValidationFailed) as err:
+        services.round_delete(round=rnd, user=org)
+    assert err.value.field == "reason"
+    for bad in ("a\x07b", "ok\u202eevil", "x" * 501):
+        with pytest.raises(ValidationFailed):
+            services.round_delete(round=rnd, user=org, reason=bad)
+    assert services.round_delete(round=rnd, user=org, reason="wrong colours\nboard 2") == 1
+
+
+def test_a_record_that_disagrees_names_both_results_white_first(org, ref):
+    import random
+
+    from federation.sample_data import play_set
+
+    t = make_event(org)
+    rnd = services.round_pair(tournament=t, user=org)
+    services.round_publish(round=rnd, user=org)
+    moves, (first, second) = play_set(random.Random(5), 0.8, 0.8)
+    assert first != second
+    record = " ".join(map(str, moves))
+    # set 2 is started by black: the record's first mover is black, so white holds `second`
+    with pytest.raises(ValidationFailed) as err:
+        services.match_result_enter(
+            match=rnd.matches.get(board=1), sets=[SetInput(30, 18), SetInput(first, second, moves=record)], user=ref
+        )
+    assert err.value.field == "sets[2]"
+    assert f"gives {second}-{first} (white-black), not the {first}-{second} entered" in err.value.message
+
+
+def test_patch_refuses_settings_it_cannot_change_and_a_double_delete_is_polite(org):
+    t = make_event(org)
+    r = api(org).patch(f"/api/tournaments/{t.slug}/", {"sets_per_match": 5}, format="json")
+    assert r.status_code == 400 and r.json()["error"]["field"] == "sets_per_match"
+    services.round_pair(tournament=t, user=org)
+    web = Client()
+    web.force_login(org)
+    first = web.post(f"/t/{t.slug}/round/1/delete/", {"reason": "x"})
+    second = web.post(f"/t/{t.slug}/round/1/delete/", {"reason": "x"}, follow=True)
+    assert first.status_code == 302 and second.status_code == 200
+    assert not t.rounds.exists()
+
+
+def test_staff_read_the_history_of_a_deleted_tournament(org, ref):
+    t = make_event(org)
+    play_round(t, org, ref)
+    staff = staff_user()
+    services.tournament_delete(tournament=t, user=staff, reason="duplicate", confirm=t.slug)
+    items = api(staff).get(f"/api/tournaments/{t.slug}/history/").json()
+    assert items[0]["action"] == "tournament.delete" and items[0]["reason"] == "duplicate"
+    assert items[-1]["action"] == "tournament.create"
+    assert api(org).get(f"/api/tournaments/{t.slug}/history/").status_code == 404
+    web = Client()
+    web.force_login(staff)
+    assert "duplicate" in web.get(f"/t/{t.slug}/history/").content.decode()

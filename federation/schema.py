@@ -1,0 +1,46 @@
+"""OpenAPI post-processing: the errors every operation can answer, documented once.
+
+Any operation may answer 400 (a malformed request — e.g. control characters in the URL, refused by
+:class:`federation.middleware.BadInputMiddleware` before the view), 401 (wrong credentials sent),
+403, 404 (an id in the path that does not exist or is not visible), and 429 (throttled). Each uses
+the error envelope ``{"error": {"code", "message", "field"}}`` (``federation.api_views.ErrorSerializer``).
+"""
+from __future__ import annotations
+
+COMMON_ERRORS = {
+    "400": "Bad input: the field and the reason are in the error.",
+    "401": "Not logged in, or wrong credentials.",
+    "403": "Logged in without the right role.",
+    "404": "Not found, or not visible to this user.",
+    "429": "Too many requests or failed logins; retry after the Retry-After header.",
+}
+ERROR_REF = {"$ref": "#/components/schemas/Error"}
+
+
+def document_errors(result, generator, request, public):
+    """drf-spectacular POSTPROCESSING_HOOK: add :data:`COMMON_ERRORS` to every operation (keeping any
+    documented already) with the ``Error`` schema."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    if "Error" not in schemas:
+        schemas["ErrorDetail"] = {
+            "type": "object",
+            "properties": {
+                "code": {"type": "string"},
+                "message": {"type": "string"},
+                "field": {"type": "string", "nullable": True},
+            },
+            "required": ["code", "message", "field"],
+        }
+        schemas["Error"] = {
+            "type": "object", "properties": {"error": {"$ref": "#/components/schemas/ErrorDetail"}}, "required": ["error"],
+        }
+    for path_item in result.get("paths", {}).values():
+        for method, operation in path_item.items():
+            if method not in ("get", "post", "put", "patch", "delete"):
+                continue
+            responses = operation.setdefault("responses", {})
+            for status, description in COMMON_ERRORS.items():
+                responses.setdefault(
+                    status, {"description": description, "content": {"application/json": {"schema": ERROR_REF}}}
+                )
+    return result

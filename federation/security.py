@@ -1,0 +1,56 @@
+"""Doors of the site: who is the client (address), and what a locked-out login attempt answers.
+
+* :func:`client_ip` — the address login lockouts (django-axes) and API throttles count by:
+  ``REMOTE_ADDR``, or behind our reverse proxy (``DJANGO_BEHIND_PROXY=true``) the last
+  ``X-Forwarded-For`` entry — the one the proxy itself added, which a client cannot forge.
+* :func:`lockout_response` — django-axes' ``AXES_LOCKOUT_CALLABLE``: after ``AXES_FAILURE_LIMIT``
+  failed logins for one user name from one address (default 10), that pair is refused for
+  ``AXES_COOLOFF_TIME`` (default 15 minutes). The API answers 429 with the error envelope
+  ``{"error": {"code": "locked_out", ...}}`` and ``Retry-After``; pages show a short explanation
+  (Turkish or English) with status 429.
+"""
+from __future__ import annotations
+
+import math
+
+from django.conf import settings
+from django.http import JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+
+def client_ip(request) -> str:
+    """The client's address: the last ``X-Forwarded-For`` hop behind our proxy, else ``REMOTE_ADDR``."""
+    if getattr(settings, "BEHIND_PROXY", False):
+        forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
+        if forwarded:
+            return forwarded[-1][:45]
+    return request.META.get("REMOTE_ADDR") or ""
+
+
+def cooloff_seconds() -> int:
+    """How long a lockout lasts, in whole seconds (``AXES_COOLOFF_TIME``)."""
+    cooloff = getattr(settings, "AXES_COOLOFF_TIME", None)
+    if cooloff is None:
+        return 0
+    seconds = cooloff.total_seconds() if hasattr(cooloff, "total_seconds") else float(cooloff) * 3600
+    return max(int(math.ceil(seconds)), 0)
+
+
+def lockout_response(request, original_response=None, credentials=None):
+    """What a locked-out login attempt gets (django-axes calls this): 429 with ``Retry-After``."""
+    seconds = cooloff_seconds()
+    minutes = max(1, math.ceil(seconds / 60)) if seconds else 0
+    message = (
+        _("Too many failed logins. Try again in %(n)d minutes.") % {"n": minutes}
+        if minutes else _("Too many failed logins. Ask the federation staff to unlock your account.")
+    )
+    status = getattr(settings, "AXES_HTTP_RESPONSE_CODE", 429)
+    if request.path.startswith("/api/"):
+        response = JsonResponse({"error": {"code": "locked_out", "message": message, "field": None}}, status=status)
+    else:
+        response = render(request, "registration/locked_out.html",
+                          {"message": message, "minutes": minutes}, status=status)
+    if seconds:
+        response["Retry-After"] = str(seconds)
+    return response
