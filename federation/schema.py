@@ -39,7 +39,10 @@ def document_errors(result, generator, request, public):
             if method not in ("get", "post", "put", "patch", "delete"):
                 continue
             responses = operation.setdefault("responses", {})
-            for status, description in COMMON_ERRORS.items():
+            errors = dict(COMMON_ERRORS)
+            if "requestBody" in operation:
+                errors["415"] = "The body's media type is not one this operation reads."
+            for status, description in errors.items():
                 responses.setdefault(
                     status, {"description": description, "content": {"application/json": {"schema": ERROR_REF}}}
                 )

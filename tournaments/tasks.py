@@ -20,7 +20,7 @@ def crosstable_pdf_task(tournament_id: int, lang: str = "tr") -> str:
     return str(crosstable_pdf_build(tournament=tournament, lang=lang))
 
 
-@shared_task(name="tournaments.import_trf")
+@shared_task(name="tournaments.import_trf", **JOB_OPTIONS)
 def import_trf_task(import_id: int, lang: str | None = None) -> dict:
     """Run the queued :class:`tournaments.models.TrfImport` ``import_id`` (``trf_io.trf_import_run``:
     ``trf_io.tournament_import_trf`` in one transaction), its messages in ``lang`` (the importer's).
@@ -32,3 +32,13 @@ def import_trf_task(import_id: int, lang: str | None = None) -> dict:
     with translation.override(lang or translation.get_language()):
         row = trf_import_run(import_id=import_id)
     return {"status": row.status, "tournament": row.tournament.slug if row.tournament else None, "error": row.error}
+
+
+@shared_task(name="tournaments.sweep_stuck_trf_imports", **JOB_OPTIONS)
+def sweep_stuck_trf_imports_task() -> dict:
+    """Mark TRF imports queued or running for more than ``TRF_IMPORT_STUCK_MINUTES`` failed (their
+    worker died; the import is one transaction, so nothing was imported); sent every minute by Celery
+    beat. Returns ``{"failed": n}``."""
+    from tournaments.trf_io import trf_import_sweep
+
+    return {"failed": trf_import_sweep()}

@@ -18,11 +18,19 @@ Limits of the tables (every line is honoured or refused with its line number, ne
   ``Tournament.rounds_total`` is 1..99); a player rating above 4000 (``Player.rating``); a birth
   year outside 1900..2100 (``Player.birth_year``; a date starting ``0000`` means unknown); a
   player name whose last or first name is longer than 60 characters (``Player.last_name`` /
-  ``first_name``); the same FIDE/federation id on two player lines; and, from
-  :func:`tournaments.trf.parse_trf`, control characters (with their column), repeated starting
+  ``first_name``); the same FIDE id on two player lines (an id of zeros means none); a value to be
+  stored holding a C1 control character (a Latin-1 file; :mod:`federation.validators`); and, from
+  :func:`tournaments.trf.parse_trf`, other control characters (with their column), repeated starting
   numbers, more than 9999 players, numbers too long to be numbers;
 * cut with a note in :attr:`ImportReport.notes`: header values longer than their field — ``012``
   name (160), ``022`` city (60), ``102`` chief arbiter (120), ``122`` time control (120).
+
+A player line without a FIDE id gets a new player with the federation id ``<slug[:12]>-<start no>``,
+or ``T<tournament id>-<start no>`` when that is taken (a second import of the same file). The export
+(:func:`tournament_export_trf`) writes whatever is stored: control characters become spaces, fields
+are fitted to their columns (``dump_trf(truncate=True)``), starting numbers beyond 9999 renumbered.
+A file over ``settings.TRF_MAX_UPLOAD_BYTES`` is refused at upload (:func:`read_upload`); a file of
+more than 2,000 players or 200,000 round cells is imported by a job (:func:`trf_import_queue`).
 """
 from __future__ import annotations
 
@@ -228,8 +236,9 @@ def tournament_import_trf(*, data: bytes | str, source: str = "<trf>", user=None
 
     Returns an :class:`ImportReport`. Raises ValidationFailed (``field="file"``) with the line number
     for anything unreadable or inconsistent; nothing is saved then. ``progress(done, total)`` is called
-    once the file is read and checked (``0``), after the entries (``1``) and after each round (``1 + r``)
-    of ``total = 1 + rounds``: the job of :func:`trf_import_run` reports it.
+    once the file is read and checked (``done = 0``), after every 100 entries and the last one (``done``
+    = entries made) and after each round r (``done = n + r * n``), with ``total = n + rounds * n`` for
+    ``n`` players: the job of :func:`trf_import_run` reports it.
     """
     if user is not None:
         access.require(access.can_create_tournament(user), _("Only organisers can import tournaments."))
@@ -256,7 +265,9 @@ def tournament_import_trf(*, data: bytes | str, source: str = "<trf>", user=None
     by_no = {p.start_no: p for p in t.players}
     rounds_played = trfmod.played_rounds(t)
     report_progress = progress or (lambda done, total: None)
-    report_progress(0, 1 + rounds_played)
+    n_players = len(t.players)
+    work = n_players * (1 + rounds_played)
+    report_progress(0, work)
     rounds_total = max(t.total_rounds or 0, rounds_played, len(t.round_dates or []), 1)
     header_notes: list[str] = []
     header = _header_values(t, name, source, header_notes)
@@ -280,7 +291,9 @@ def tournament_import_trf(*, data: bytes | str, source: str = "<trf>", user=None
             tournament=tournament, player=_player_for(p, slug, tournament.pk, taken_ids), start_no=p.start_no,
             rating=max(0, p.rating or 0),
         )
-    report_progress(1, 1 + rounds_played)
+        if len(entries) % 100 == 0:
+            report_progress(len(entries), work)
+    report_progress(n_players, work)
     notes = header_notes + [
         f"line {i.line}: start no {i.start_no}, round {i.round}: blank result code counted as "
         f"{i.value:g} (from the points column)"
@@ -362,7 +375,7 @@ def tournament_import_trf(*, data: bytes | str, source: str = "<trf>", user=None
                 round=rnd, board=board, white=entries[p.start_no], kind=Match.Kind.BYE, bye_kind=kind,
                 white_points=_POINTS[value if kind != "pab" else pab],
             )
-        report_progress(1 + r, 1 + rounds_played)
+        report_progress(n_players * (1 + r), work)
     withdrawn_by_inference = {i.start_no for i in inferences if "withdrawn" in (getattr(i, "reason", "") or "")}
     for e in entries.values():
         p = by_no[e.start_no]
@@ -569,6 +582,9 @@ class _ProgressWriter:
         default = connections[DEFAULT_DB_ALIAS]
         if default.vendor != "sqlite" and not default.in_atomic_block:
             self.conn = connections.create_connection(DEFAULT_DB_ALIAS)
+            if self.conn.vendor == "postgresql":
+                with self.conn.cursor() as cursor:  # never wait long on a lock: progress is a courtesy
+                    cursor.execute("SET lock_timeout = '2s'")
 
     def __call__(self, done: int, total: int) -> None:
         percent = min(99, 1 + 98 * done // max(total, 1))
@@ -624,6 +640,24 @@ def trf_import_run(*, import_id: int) -> TrfImport:
     TrfImport.objects.filter(pk=row.pk).update(**result)
     row.refresh_from_db()
     return row
+
+
+def trf_import_sweep(*, now=None) -> int:
+    """Fail the TRF imports that have been queued or running for more than
+    ``settings.TRF_IMPORT_STUCK_MINUTES`` (a lost worker or message). The import is one transaction, so
+    such a job imported nothing; the reason says so. Returns how many were marked failed."""
+    import datetime as _dt
+
+    from django.conf import settings as dj_settings
+
+    now = now or timezone.now()
+    limit = now - _dt.timedelta(minutes=dj_settings.TRF_IMPORT_STUCK_MINUTES)
+    return TrfImport.objects.filter(
+        status__in=[TrfImport.Status.QUEUED, TrfImport.Status.RUNNING], created_at__lt=limit
+    ).update(
+        status=TrfImport.Status.FAILED, finished_at=now,
+        error=_("The import was interrupted (its worker stopped); nothing was imported. Upload the file again."),
+    )
 
 
 def trf_import_get(*, import_id: int, user) -> TrfImport:

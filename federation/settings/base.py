@@ -160,7 +160,11 @@ CELERY_RESULT_EXPIRES = 24 * 3600  # seconds a task's result is kept (Redis key 
 # Periodic jobs, sent by `celery -A federation beat` (one beat process per deployment).
 CELERY_BEAT_SCHEDULE = {
     "sweep-stuck-record-imports": {"task": "games.sweep_stuck_imports", "schedule": 60.0},
+    "sweep-stuck-trf-imports": {"task": "tournaments.sweep_stuck_trf_imports", "schedule": 60.0},
 }
+# A TRF import still "running" after this long lost its worker; it is one transaction, so nothing was
+# imported: the sweep marks it failed with that reason (the organiser uploads it again).
+TRF_IMPORT_STUCK_MINUTES = env.int("TRF_IMPORT_STUCK_MINUTES", default=30)
 # A record import pending or running without a heartbeat for this long has lost its worker (or its
 # message): the sweep re-queues it once (it resumes where it stopped), then marks it failed.
 RECORD_IMPORT_STUCK_MINUTES = env.int("RECORD_IMPORT_STUCK_MINUTES", default=10)

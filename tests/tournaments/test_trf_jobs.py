@@ -195,11 +195,11 @@ def test_a_task_delivered_twice_imports_once(org):
     assert first.status == again.status == "done" and Tournament.objects.count() == 1
 
 
-def test_the_import_reports_its_progress_by_rounds():
+def test_the_import_reports_its_progress_by_entries_and_rounds():
     calls = []
     trf_io.tournament_import_trf(data=SAMPLE.read_bytes(), source="autumn.trf",
                                  progress=lambda done, total: calls.append((done, total)))
-    assert calls == [(k, 7) for k in range(0, 8)]
+    assert calls == [(23 * k, 23 * 7) for k in range(0, 8)]  # 23 players, entries then 6 rounds
 
 
 # --------------------------------------------------------------------------------------------
@@ -226,3 +226,21 @@ def test_the_progress_page_reloads_while_the_job_runs_and_is_private(org, client
     assert 'value="40"' in page.content.decode()
     client.force_login(organiser(username="trf-jobs-stranger"))
     assert client.get(f"/t/import/{row.id}/").status_code == 404
+
+
+def test_the_sweep_fails_imports_whose_worker_died():
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from tournaments.models import TrfImport
+    from tournaments.tasks import sweep_stuck_trf_imports_task
+
+    old = TrfImport.objects.create(status=TrfImport.Status.RUNNING, data=b"x", source="a.trf")
+    fresh = TrfImport.objects.create(status=TrfImport.Status.RUNNING, data=b"x", source="b.trf")
+    TrfImport.objects.filter(pk=old.pk).update(created_at=timezone.now() - dt.timedelta(hours=1))
+    assert sweep_stuck_trf_imports_task() == {"failed": 1}
+    old.refresh_from_db()
+    fresh.refresh_from_db()
+    assert (old.status, fresh.status) == ("failed", "running")
+    assert "nothing was imported" in old.error

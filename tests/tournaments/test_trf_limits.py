@@ -225,7 +225,8 @@ def test_a_name_with_a_control_character_is_refused_in_the_name_field():
 def _imported_with_a_broken_name() -> Tournament:
     t = tournament_import_trf(data=AUTUMN, source="autumn.trf").tournament
     # saved before the validators existed (admin, an old API): update() runs no validation
-    Player.objects.filter(federation_id="90001").update(first_name="Ali\nVeli", last_name="Öz\ttürk\x07")  # (PostgreSQL cannot store NUL)
+    # (a BEL, not a NUL: PostgreSQL cannot store NUL at all)
+    Player.objects.filter(federation_id="90001").update(first_name="Ali\nVeli", last_name="Öz\ttürk\x07")
     Tournament.objects.filter(pk=t.pk).update(name="Sonbahar\r\n001 sahte satır", city="Ankara\x07")
     t.refresh_from_db()
     return t
