@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.utils import translation
 
 from federation.sample_data import play_set
 from games import services as games
@@ -33,7 +34,8 @@ def test_a_closed_round_refuses_move_records_and_a_published_one_takes_them():
     services.round_close(round=rnd, user=org)
 
     row = games.record_import_create(text=record, user=org)
-    row = games.record_import_run(import_id=row.id)
+    with translation.override("en"):
+        row = games.record_import_run(import_id=row.id)
     assert (row.stored, len(row.errors)) == (0, 1)
     assert "closed" in row.errors[0]["message"] and row.errors[0]["line"] == 1
     assert m.sets.get(number=1).moves == ""

@@ -239,7 +239,10 @@ def test_the_sweep_fails_imports_whose_worker_died():
     old = TrfImport.objects.create(status=TrfImport.Status.RUNNING, data=b"x", source="a.trf")
     fresh = TrfImport.objects.create(status=TrfImport.Status.RUNNING, data=b"x", source="b.trf")
     TrfImport.objects.filter(pk=old.pk).update(created_at=timezone.now() - dt.timedelta(hours=1))
-    assert sweep_stuck_trf_imports_task() == {"failed": 1}
+    from django.utils import translation
+
+    with translation.override("en"):
+        assert sweep_stuck_trf_imports_task() == {"failed": 1}
     old.refresh_from_db()
     fresh.refresh_from_db()
     assert (old.status, fresh.status) == ("failed", "running")
