@@ -139,7 +139,11 @@ def _fill_history_row(sender, instance, history_instance, **kwargs):
             history_instance.history_type, "edit"
         )
         history_instance.audit_action_id = uuid.uuid4().hex
-    tid = ctx.tournament_id if ctx is not None and ctx.tournament_id else None
-    if type(instance).__name__ in ("Tournament", "Entry", "Round", "Match", "SetResult", "Absence", "TournamentRole"):
-        tid = _tournament_id_of(instance) or tid
+    name = type(instance).__name__
+    tid = None
+    if name in ("Tournament", "Entry", "Round", "TournamentRole"):
+        tid = _tournament_id_of(instance)  # the row names it: no query
+    elif name in ("Match", "SetResult", "Absence"):
+        # inside a tournament's action the context names it (no query per row on the result-entry path)
+        tid = (ctx.tournament_id if ctx is not None and ctx.tournament_id else None) or _tournament_id_of(instance)
     history_instance.audit_tournament_id = tid

@@ -8,22 +8,17 @@ pages get a plain 400.
 """
 from __future__ import annotations
 
-import re
-
 from django.http import HttpResponseBadRequest, JsonResponse
 
-CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-"""C0 control characters except tab, line feed and carriage return — never legitimate in a name,
-a search term or an id. (Line breaks in query values are refused too, below.)"""
+from federation.validators import first_control_character
+
 MAX_QUERY_STRING = 4096
 
 
 def has_control_characters(text: str, *, allow_line_breaks: bool = False) -> bool:
-    """True when ``text`` holds a NUL, another C0 control character or DEL (tab, CR and LF are
-    allowed only with ``allow_line_breaks``)."""
-    if CONTROL.search(text):
-        return True
-    return not allow_line_breaks and any(ch in text for ch in "\r\n")
+    """True when ``text`` holds a control character (:data:`federation.validators.CONTROL_CHARACTERS`;
+    tab, CR and LF are allowed only with ``allow_line_breaks``)."""
+    return first_control_character(text, allow_line_breaks=allow_line_breaks) is not None
 
 
 def is_api(path: str) -> bool:

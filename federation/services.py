@@ -9,7 +9,6 @@ the rating run owns it.
 """
 from __future__ import annotations
 
-import unicodedata
 
 from django.db import IntegrityError, transaction
 from django.utils.text import capfirst
@@ -19,6 +18,7 @@ from federation import roles
 from federation.audit import audit_context
 from federation.errors import Conflict, PermissionDenied, ValidationFailed
 from federation.models import Club, Player
+from federation.validators import clean_reason, first_control_character
 
 #: Longest reason accepted for an edit, a (de)activation or a merge.
 REASON_MAX_LENGTH = 500
@@ -30,9 +30,6 @@ PLAYER_EDITABLE = {
 #: Club fields :func:`club_create` / :func:`club_update` may set, with their longest text.
 CLUB_EDITABLE = {"name": 120, "short_name": 12, "city": 60}
 
-# Unicode categories refused in names and ids: control characters (NUL, newlines, tabs, ...),
-# lone surrogates, line and paragraph separators.
-_REFUSED_CATEGORIES = {"Cc", "Cs", "Zl", "Zp"}
 
 
 # --------------------------------------------------------------------------------------------
@@ -56,7 +53,7 @@ def _text(value, *, model, field: str, max_length: int, required: bool = False) 
         value = ""
     if not isinstance(value, str):
         raise ValidationFailed(_("%(field)s must be text.") % {"field": _label(model, field)}, field=field)
-    if any(unicodedata.category(ch) in _REFUSED_CATEGORIES for ch in value):
+    if first_control_character(value) is not None:
         raise ValidationFailed(
             _("%(field)s contains a control character.") % {"field": _label(model, field)}, field=field
         )
@@ -72,22 +69,8 @@ def _text(value, *, model, field: str, max_length: int, required: bool = False) 
 
 
 def _reason(reason, *, required: bool = False) -> str:
-    """A reason: text of at most :data:`REASON_MAX_LENGTH` characters; line breaks and tabs are
-    allowed, other control characters are not. ``required``: ValidationFailed (field ``reason``) when empty."""
-    if reason is None:
-        reason = ""
-    if not isinstance(reason, str):
-        raise ValidationFailed(_("The reason must be text."), field="reason")
-    if any(unicodedata.category(ch) in _REFUSED_CATEGORIES and ch not in "\n\r\t" for ch in reason):
-        raise ValidationFailed(_("The reason contains a control character."), field="reason")
-    reason = reason.strip()
-    if required and not reason:
-        raise ValidationFailed(_("Give a reason."), field="reason")
-    if len(reason) > REASON_MAX_LENGTH:
-        raise ValidationFailed(
-            _("The reason is longer than %(n)d characters.") % {"n": REASON_MAX_LENGTH}, field="reason"
-        )
-    return reason
+    """A reason (:func:`federation.validators.clean_reason`, at most :data:`REASON_MAX_LENGTH` characters)."""
+    return clean_reason(reason, max_length=REASON_MAX_LENGTH, required=required)
 
 
 def _federation_id(value) -> str:

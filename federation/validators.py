@@ -18,11 +18,41 @@ the Unicode line and paragraph separators and lone surrogates (Unicode categorie
 ones ``federation.services`` refuses in names): never part of a one-line text."""
 
 
-def first_control_character(value: str) -> int | None:
+BIDI_CONTROLS = "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+"""Bidirectional marks and overrides: refused in reasons, where they could disguise the text."""
+
+
+def first_control_character(value: str, *, allow_line_breaks: bool = False) -> int | None:
     """The 0-based index of the first control character in ``value`` (see :data:`CONTROL_CHARACTERS`),
-    or ``None`` when there is none."""
-    m = CONTROL_CHARACTERS.search(value or "")
-    return m.start() if m else None
+    or ``None`` when there is none. ``allow_line_breaks``: tab, line feed and carriage return pass."""
+    for m in CONTROL_CHARACTERS.finditer(value or ""):
+        if not (allow_line_breaks and m.group() in "\t\n\r"):
+            return m.start()
+    return None
+
+
+def clean_reason(reason, *, max_length: int = 500, required: bool = False, message: str | None = None) -> str:
+    """A reason as the history stores it: text, stripped, at most ``max_length`` characters; line breaks
+    and tabs allowed, other control characters and bidirectional overrides not. ``required``: empty is
+    refused with ``message``. Raises :class:`federation.errors.ValidationFailed` (field ``reason``)."""
+    from django.utils.translation import gettext
+
+    from federation.errors import ValidationFailed
+
+    if reason is None:
+        reason = ""
+    if not isinstance(reason, str):
+        raise ValidationFailed(gettext("The reason must be text."), field="reason")
+    if first_control_character(reason, allow_line_breaks=True) is not None or any(ch in BIDI_CONTROLS for ch in reason):
+        raise ValidationFailed(gettext("The reason contains a control character."), field="reason")
+    reason = reason.strip()
+    if required and not reason:
+        raise ValidationFailed(message or gettext("Give a reason."), field="reason")
+    if len(reason) > max_length:
+        raise ValidationFailed(
+            gettext("The reason is longer than %(n)d characters.") % {"n": max_length}, field="reason"
+        )
+    return reason
 
 
 def without_control_characters(value: str) -> str:

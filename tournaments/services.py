@@ -25,6 +25,7 @@ from federation import roles
 from federation.audit import audit_context
 from federation.errors import Conflict, PermissionDenied, PreconditionRequired, ValidationFailed
 from federation.models import Player
+from federation.validators import clean_reason, first_control_character
 from tournaments import access
 from tournaments.models import Absence, CoinToss, Entry, Match, PairingChange, Round, SetResult, Tournament
 from tournaments.pairing_adapter import pair_next_round
@@ -86,19 +87,10 @@ def tournament_touch(tournament: Tournament) -> int:
     return tournament.version
 
 
-_BIDI_CONTROLS = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
-
-
 def check_reason_text(reason: str, *, field: str = "reason") -> str:
-    """A reason as stored in the history: stripped, at most 500 characters, no control characters
-    (line breaks and tabs allowed) and no bidirectional overrides that would disguise it.
-    Raises ValidationFailed naming ``field``."""
-    text = (reason or "").strip()
-    if len(text) > 500:
-        raise ValidationFailed(_("The reason is longer than 500 characters."), field=field)
-    if any((ord(ch) < 32 and ch not in "\t\n\r") or ord(ch) == 127 or ch in _BIDI_CONTROLS for ch in text):
-        raise ValidationFailed(_("The reason contains control characters."), field=field)
-    return text
+    """A reason as stored in the history (:func:`federation.validators.clean_reason`): stripped, at most
+    500 characters, no control characters but line breaks and tabs, no bidirectional overrides."""
+    return clean_reason(reason)
 
 
 def _reason(reason: str, *, field: str = "reason", message: str | None = None) -> str:
@@ -219,7 +211,7 @@ _TEXT_LIMITS = {"name": 160, "venue": 160, "city": 60, "chief_arbiter": 120, "ti
 
 def _clean_text(value, field: str, limit: int, *, required: bool = False) -> str:
     text = "" if value is None else str(value)
-    if any(ord(ch) < 32 or ch == "\x7f" for ch in text):
+    if first_control_character(text) is not None:
         raise ValidationFailed(_("Control characters (line breaks, NUL) are not allowed here."), field=field)
     text = text.strip()
     if required and not text:
