@@ -44,6 +44,16 @@ class Tournament(models.Model):
         FEDERATION = "federation", _("federation rules")
         KALE = "kale", _("kale (castle) variant")
 
+    class Acceleration(models.TextChoices):
+        NONE = "none", _("none")
+        BAKU = "baku", _("Baku acceleration (FIDE C.04.5.1)")
+        MANUAL = "manual", _("virtual points per player (from a file)")
+
+    class TiebreakRules(models.TextChoices):
+        AUTO = "auto", _("by the event's dates")
+        C07_2023 = "2023", _("FIDE C.07 as in force from 2023")
+        C07_2026 = "2026", _("FIDE C.07 with the amendment in force from 1 March 2026")
+
     slug = models.SlugField(_("slug"), max_length=80, unique=True)
     name = models.CharField(_("name"), max_length=160, validators=[no_control_characters])
     start_date = models.DateField(_("start date"), null=True, blank=True)
@@ -53,6 +63,23 @@ class Tournament(models.Model):
     system = models.CharField(_("system"), max_length=16, choices=System.choices, default=System.SWISS)
     rounds_total = models.PositiveSmallIntegerField(_("number of rounds"))
     double_round_robin = models.BooleanField(_("double round robin"), default=False)
+    second_cycle_swap = models.BooleanField(
+        _("swap the last two rounds of the first cycle"), default=True,
+        help_text=_("Double round robin: FIDE C.05 Annex 1 — the second cycle repeats the first with colours "
+                    "reversed, its last two rounds swapped so that nobody plays three games in a row with "
+                    "one colour. Off: the plain order."),
+    )
+    acceleration = models.CharField(
+        _("accelerated pairing"), max_length=8, choices=Acceleration.choices, default=Acceleration.NONE
+    )
+    tiebreak_rules = models.CharField(
+        _("tie-break rules text"), max_length=4, choices=TiebreakRules.choices, default=TiebreakRules.AUTO
+    )
+    federation = models.CharField(_("federation"), max_length=60, validators=[no_control_characters], blank=True)
+    round_dates = models.JSONField(
+        _("round dates"), default=list, blank=True,
+        help_text=_("One entry per round: an ISO date (YYYY-MM-DD), or the text a file gave, or blank."),
+    )
     sets_per_match = models.PositiveSmallIntegerField(_("sets per match"), default=3)
     variant = models.CharField(_("variant"), max_length=16, choices=Variant.choices, default=Variant.FEDERATION)
     tiebreaks = models.JSONField(_("tie-break order"), default=default_tiebreaks, blank=True)
@@ -140,6 +167,18 @@ class Entry(models.Model):
     rating = models.PositiveSmallIntegerField(_("rating"), default=0)
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
     withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    federation = models.CharField(
+        _("federation / team code"), max_length=3, blank=True, validators=[no_control_characters],
+        help_text=_("TRF columns 54-56 as the file gave them (a federation such as TUR, or a club or city code)."),
+    )
+    official_rank = models.PositiveIntegerField(
+        _("rank in the file"), null=True, blank=True,
+        help_text=_("The final rank an imported file published (its own tie-break rules)."),
+    )
+    accelerations = models.JSONField(
+        _("virtual points per round"), default=list, blank=True,
+        help_text=_("Accelerated pairing: points added for pairing only, one number per round (round 1 first)."),
+    )
 
     history = history()
 
@@ -339,6 +378,8 @@ class Absence(models.Model):
     class Kind(models.TextChoices):
         HALF = "half", _("half-point bye")
         ZERO = "zero", _("zero-point bye / absent")
+        FULL = "full", _("full-point bye")
+        PAIRING = "pab", _("pairing-allocated bye assigned ahead")
 
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="absences")
     round_number = models.PositiveSmallIntegerField(_("round"))
@@ -352,9 +393,45 @@ class Absence(models.Model):
         ordering = ["round_number", "entry"]
         constraints = [
             models.UniqueConstraint(fields=["entry", "round_number"], name="absence_unique_round"),
-            models.CheckConstraint(condition=Q(kind__in=["half", "zero"]), name="absence_kind_values"),
+            models.CheckConstraint(condition=Q(kind__in=["half", "zero", "full", "pab"]), name="absence_kind_values"),
             models.CheckConstraint(condition=Q(round_number__gte=1), name="absence_round_positive"),
         ]
+
+
+class ForbiddenPair(models.Model):
+    """Two entries who must not be paired with each other in rounds ``first_round`` ..
+    ``last_round`` (``None`` = to the end): siblings, club mates in the first rounds (TRF ``XXP`` /
+    ``260``; C.04.1 allows such restrictions when announced). ``first`` has the lower id."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="forbidden_pairs")
+    first = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    first_round = models.PositiveSmallIntegerField(_("from round"), default=1)
+    last_round = models.PositiveSmallIntegerField(_("to round"), null=True, blank=True)
+    reason = models.CharField(_("reason"), max_length=200, blank=True, validators=[no_control_characters])
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+
+    history = history()
+
+    class Meta:
+        ordering = ["tournament", "first_round", "id"]
+        verbose_name = _("forbidden pair")
+        verbose_name_plural = _("forbidden pairs")
+        constraints = [
+            models.CheckConstraint(condition=Q(first__lt=F("second")), name="forbidden_pair_ordered"),
+            models.CheckConstraint(condition=Q(first_round__gte=1), name="forbidden_pair_first_round"),
+            models.CheckConstraint(
+                condition=Q(last_round__isnull=True) | Q(last_round__gte=F("first_round")),
+                name="forbidden_pair_round_range",
+            ),
+            models.UniqueConstraint(fields=["tournament", "first", "second", "first_round"],
+                                    name="forbidden_pair_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first} ≠ {self.second}"
 
 
 class PairingChange(models.Model):

@@ -57,7 +57,11 @@ __all__ = [
     "TrfPlayer",
     "TrfResult",
     "TrfTournament",
+    "TrfForbidden",
+    "TrfBye",
     "code_points",
+    "extension_lines",
+    "read_extensions",
     "computed_points",
     "dump_trf",
     "infer_blank_codes",
@@ -187,6 +191,44 @@ class TrfPlayer:
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class TrfForbidden:
+    """Players who may not be paired with each other (every two of ``players``), in rounds
+    ``first_round`` .. ``last_round`` (1-based, ``None`` = to the end).
+
+    From an ``XXP`` line (JaVaFo/bbpPairings extension: ``XXP 12 15 ...``, every round) or a
+    TRF-2026 ``260`` line (``260 RRR RRR PPPP PPPP ...``: first and last round, then players in
+    5-column steps).  ``line`` is the 1-based line number (0 when built in code).
+    """
+
+    players: tuple[int, ...]
+    first_round: int = 1
+    last_round: int | None = None
+    line: int = field(default=0, compare=False)
+    tag: str = field(default="XXP", compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class TrfBye:
+    """A bye or absence assigned ahead (TRF-2026 ``240 T RRR PPPP PPPP ...``): ``kind`` is the
+    result code it stands for (``"H"``, ``"F"``, ``"Z"`` or ``"U"``), ``round`` 1-based."""
+
+    kind: str
+    round: int
+    start_no: int
+    line: int = field(default=0, compare=False)
+
+
+#: Tags :func:`read_extensions` reads (besides what :func:`parse_trf` reads itself).
+EXTENSION_TAGS = ("XXA", "XXP", "BBW", "BBD", "BBL", "BBZ", "BBF", "BBU", "142", "152", "162", "192",
+                  "240", "250", "260")
+#: Keys of :attr:`TrfTournament.point_system`: W win, D draw, L loss, Z zero-point bye,
+#: F forfeit loss, U pairing-allocated bye (``BBW`` .. ``BBU``; ``162`` uses ``P`` for U).
+POINT_KEYS = ("W", "D", "L", "Z", "F", "U")
+#: Standard values (1-½-0; RULES.md match scoring).
+STANDARD_POINTS = {"W": 1.0, "D": 0.5, "L": 0.0, "Z": 0.0, "F": 0.0, "U": 1.0}
+
+
 @dataclass(slots=True)
 class TrfTournament:
     """A whole TRF file.
@@ -202,6 +244,14 @@ class TrfTournament:
     match, e.g. both players scored ``1``); ``layout`` records the original line order for
     :func:`dump_trf`; ``tag_lines`` maps a tag (``"012"``, ``"XXR"``, ``"132"``, ...) to the
     1-based line it was read from, first occurrence (none of these four is compared).
+    ``extra_line_numbers[i]`` is the line number of ``extra_lines[i]``.
+
+    Extensions (read by :func:`read_extensions`, which :func:`parse_trf` calls; their lines stay
+    in ``extra_lines`` too): ``forbidden`` (``XXP``/``260``), ``accelerations`` (``XXA``/``250``:
+    starting number -> virtual points per round, index 0 = round 1), ``byes`` (``240``),
+    ``point_system`` (``BBW``..``BBU``/``162``: only the values the file gives, keys
+    :data:`POINT_KEYS`), ``initial_colour`` (``152``: ``"w"``/``"b"``), ``pairing_system`` (``192``
+    text), ``rounds_142`` (``142``); ``line_of`` maps ``"XXA 4"``, ``"BBU"``, ``"152"`` ... to its line.
     """
 
     name: str = ""
@@ -224,6 +274,17 @@ class TrfTournament:
     warnings: list[str] = field(default_factory=list, compare=False, repr=False)
     layout: list[tuple[str, int]] = field(default_factory=list, compare=False, repr=False)
     tag_lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+    extra_line_numbers: list[int] = field(default_factory=list, compare=False, repr=False)
+    # Extensions read from lines that are also kept verbatim in ``extra_lines`` (see
+    # :func:`read_extensions`); a tournament built in code sets them and :func:`dump_trf` writes them.
+    forbidden: list[TrfForbidden] = field(default_factory=list)
+    accelerations: dict[int, list[float]] = field(default_factory=dict)
+    byes: list[TrfBye] = field(default_factory=list)
+    point_system: dict[str, float] = field(default_factory=dict)
+    initial_colour: str | None = None
+    pairing_system: str = ""
+    rounds_142: int | None = None
+    line_of: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
     def player(self, start_no: int) -> TrfPlayer | None:
         """The player with starting number ``start_no``, or ``None``."""
@@ -279,16 +340,17 @@ def code_points(code: str, *, pab_points: float = 1.0) -> float | None:
 def played_rounds(t: TrfTournament) -> int:
     """Number of rounds that have been played (or at least paired), 0 if none.
 
-    The last round in which some cell takes part in a pairing: it names an opponent, or it is a
-    pairing-allocated bye ``U`` or a forfeit win ``+`` (the bbpPairings notion of "participated
-    in pairing").  Cells that only say a player was absent (blank opponent with a blank code,
-    as withdrawn players have) and pre-assigned byes ``H``/``F``/``Z`` written ahead for the
-    next round do not count, so a file made to pair round N gives N-1.
+    The last round with a game in it: some cell names an opponent.  Cells without an opponent —
+    byes of any kind (``U H F Z``, ``0000 - +``), absences, blank cells of withdrawn players — do
+    not make a round played: byes written ahead for the round about to be paired (a
+    pairing-allocated bye ``0000 - U`` included) belong to that round, so a file made to pair
+    round N gives N-1 (issue 10: the round to pair is the first round with games to make).
+    A file whose only "round" holds byes and no game gives 0.
     """
     last = 0
     for p in t.players:
         for r in p.results:
-            if r.round > last and (r.opponent is not None or r.code in ("U", "+")):
+            if r.round > last and r.opponent is not None:
                 last = r.round
     return last
 
@@ -484,6 +546,7 @@ def parse_trf(data: bytes | str, *, source: str = "<trf>") -> TrfTournament:
                                    line=no, column=5)
                 if t.total_rounds is not None:
                     t.extra_lines.append(line)
+                    t.extra_line_numbers.append(no)
                     t.layout.append(("x", len(t.extra_lines) - 1))
                     continue
                 t.total_rounds = int(value)
@@ -493,10 +556,12 @@ def parse_trf(data: bytes | str, *, source: str = "<trf>") -> TrfTournament:
                 t.layout.append(("XXC", 0))
             else:
                 t.extra_lines.append(line)
+                t.extra_line_numbers.append(no)
                 t.layout.append(("x", len(t.extra_lines) - 1))
         if not t.players:
             raise TrfError("no player lines (tag 001) found; is this a TRF file?")
         _check_pairings(t, seen)
+        read_extensions(t)
     except TrfError as err:
         err.source = source
         raise
@@ -667,6 +732,196 @@ def _check_pairings(t: TrfTournament, by_no: dict[int, TrfPlayer]) -> None:
                 raise TrfError(
                     f"round {r.round}: player {p.start_no} and player {q.start_no} (line {q.line}) "
                     f"both have {both}", line=p.line, column=col + 5)
+
+
+# --------------------------------------------------------------------------------------------
+# Extensions: XXA XXP BBx (JaVaFo / bbpPairings) and TRF-2026 142 152 162 192 240 250 260
+
+
+_NUM = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+
+
+def _ext_number(text: str, what: str, no: int, column: int, *, integer: bool = False,
+                positive: bool = False) -> float:
+    value = text.strip()
+    if value == "" and not integer:
+        return 0.0
+    if not (_is_number(value) if integer else _NUM.fullmatch(value)) or len(value) > MAX_NUMBER_DIGITS:
+        raise TrfError(f"{what} {value[:20]!r} is not a {'whole ' if integer else ''}number", line=no,
+                       column=column)
+    number = int(value) if integer else float(value)
+    if positive and number < 1:
+        raise TrfError(f"{what} {value!r} must be at least 1", line=no, column=column)
+    return number
+
+
+def _ext_players(line: str, start: int, no: int, what: str) -> tuple[int, ...]:
+    """Starting numbers in 4-column fields every 5 columns from 0-based index ``start``."""
+    out = []
+    i = start
+    while i < len(line):
+        field_ = line[i:i + 4]
+        if field_.strip():
+            out.append(int(_ext_number(field_, f"{what}: starting number", no, i + 1, integer=True,
+                                       positive=True)))
+        if i + 4 < len(line) and line[i + 4] != " ":
+            raise TrfError(f"{what}: column {i + 5} should be blank but holds {line[i + 4]!r}", line=no,
+                           column=i + 5)
+        i += 5
+    return tuple(out)
+
+
+def read_extensions(t: TrfTournament) -> None:
+    """Fill the extension fields of ``t`` from its ``extra_lines`` (called by :func:`parse_trf`).
+
+    Formats (columns 1-based):
+
+    * ``XXP a b c ...`` — players who may not meet each other (any number >= 2, separated by
+      blanks); all rounds.  ``260 RRR RRR PPPP PPPP ...`` — the same for rounds 5-7 .. 9-11,
+      players at columns 13-16, 18-21, ...
+    * ``XXA NNNN pp.p pp.p ...`` — virtual points of player NNNN (columns 5-8) for rounds 1, 2,
+      ... (4 columns each from column 10, every 5 columns; blank = 0).  ``250 MMMM GGGG RRR RRR
+      PPPP PPPP`` — GGGG virtual points (columns 10-13) in rounds 15-17 .. 19-21 for starting
+      numbers 23-26 .. 28-31 (match points MMMM must be blank or 0).
+    * ``BBW BBD BBL BBZ BBF BBU`` value — points of a win, draw, loss, zero-point bye, forfeit loss,
+      pairing-allocated bye; ``162`` — the same as ``W``/``D``/``L``/``Z``/``P`` pairs.
+    * ``142 N`` — number of rounds; ``152 W|B`` — colour of the top seed in round 1; ``192`` —
+      pairing system text (e.g. ``FIDE_DUTCH_2025_BAKU``); ``240 T RRR PPPP ...`` — byes of code
+      T (H F Z U) assigned ahead for round RRR (columns 7-9), players from column 11.
+
+    Raises :class:`TrfError` naming the line and column of a malformed value, a player who has
+    no ``001`` line, a player listed twice in one forbidden group, or a round range backwards.
+    """
+    known = {p.start_no for p in t.players}
+
+    def player_ok(n: int, no: int, what: str) -> int:
+        if n not in known:
+            raise TrfError(f"{what}: player {n} has no 001 line", line=no)
+        return n
+
+    for line, no in zip(t.extra_lines, t.extra_line_numbers or [0] * len(t.extra_lines)):
+        tag = line[:3].upper()
+        if tag not in EXTENSION_TAGS:
+            continue
+        if tag == "XXP":
+            tokens = line[3:].split()
+            players = tuple(player_ok(int(_ext_number(x, "XXP: starting number", no, 5, integer=True,
+                                                        positive=True)), no, "XXP") for x in tokens)
+            if len(players) < 2 or len(set(players)) != len(players):
+                raise TrfError("XXP: a forbidden pair needs at least two different players", line=no, column=5)
+            t.forbidden.append(TrfForbidden(players, 1, None, no, "XXP"))
+        elif tag == "260":
+            first = int(_ext_number(line[4:7], "260: first round", no, 5, integer=True, positive=True))
+            last = int(_ext_number(line[8:11], "260: last round", no, 9, integer=True, positive=True))
+            if last < first:
+                raise TrfError(f"260: last round {last} is before first round {first}", line=no, column=9)
+            players = tuple(player_ok(n, no, "260") for n in _ext_players(line, 12, no, "260"))
+            if len(players) < 2 or len(set(players)) != len(players):
+                raise TrfError("260: a forbidden pair needs at least two different players", line=no, column=13)
+            t.forbidden.append(TrfForbidden(players, first, last, no, "260"))
+        elif tag == "XXA":
+            n = player_ok(int(_ext_number(line[4:8], "XXA: starting number", no, 5, integer=True,
+                                          positive=True)), no, "XXA")
+            if n in t.accelerations:
+                raise TrfError(f"XXA: player {n} has a second XXA line (first on line {t.line_of['XXA ' + str(n)]})",
+                               line=no, column=5)
+            values = []
+            i = 9
+            while i < len(line):
+                values.append(_ext_number(line[i:i + 4], f"XXA: player {n}: round {len(values) + 1} points", no,
+                                          i + 1))
+                if i + 4 < len(line) and line[i + 4] != " ":
+                    raise TrfError(f"XXA: column {i + 5} should be blank but holds {line[i + 4]!r}", line=no,
+                                   column=i + 5)
+                i += 5
+            t.accelerations[n] = values
+            t.line_of[f"XXA {n}"] = no
+        elif tag == "250":
+            match_points = line[4:8].strip()
+            if match_points and _ext_number(match_points, "250: match points", no, 5) != 0:
+                raise TrfError("250: accelerations in match points are not supported (columns 5-8 must be blank)",
+                               line=no, column=5)
+            value = _ext_number(line[9:13], "250: game points", no, 10)
+            first = int(_ext_number(line[14:17], "250: first round", no, 15, integer=True, positive=True))
+            last = int(_ext_number(line[18:21], "250: last round", no, 19, integer=True, positive=True))
+            lo = int(_ext_number(line[22:26], "250: first player", no, 23, integer=True, positive=True))
+            hi = int(_ext_number(line[27:31], "250: last player", no, 28, integer=True, positive=True))
+            if last < first or hi < lo:
+                raise TrfError("250: a range is backwards", line=no, column=15 if last < first else 23)
+            if line[31:].strip():
+                raise TrfError("250: unexpected text after column 31", line=no, column=32)
+            for n in range(lo, hi + 1):
+                if n not in known:
+                    continue
+                values = t.accelerations.setdefault(n, [])
+                if len(values) < last:
+                    values.extend([0.0] * (last - len(values)))
+                for r in range(first, last + 1):
+                    values[r - 1] = value
+                t.line_of.setdefault(f"XXA {n}", no)
+        elif tag.startswith("BB"):
+            key = tag[2]
+            t.point_system[key] = _ext_number(line[3:], f"{tag}: points", no, 5)
+            t.line_of[tag] = no
+        elif tag == "162":
+            body = line[4:]
+            pairs = re.findall(r"([A-Za-z])\s*([0-9]+(?:\.[0-9]+)?)", body)
+            if not pairs or re.sub(r"([A-Za-z])\s*([0-9]+(?:\.[0-9]+)?)", "", body).strip():
+                raise TrfError("162: expected pairs like 'W 1.0 D 0.5 L 0.0'", line=no, column=5)
+            for letter, value in pairs:
+                key = {"P": "U"}.get(letter.upper(), letter.upper())
+                if key not in ("W", "D", "L", "Z", "U"):
+                    raise TrfError(f"162: {letter!r} is not a result this program scores (W D L Z P)", line=no,
+                                   column=5)
+                t.point_system[key] = float(value)
+                if key == "Z":
+                    t.point_system["F"] = float(value)
+            t.line_of["162"] = no
+        elif tag == "142":
+            t.rounds_142 = int(_ext_number(line[3:], "142: number of rounds", no, 5, integer=True, positive=True))
+            t.line_of["142"] = no
+        elif tag == "152":
+            c = line[3:].strip().upper()
+            if c not in ("W", "B"):
+                raise TrfError(f"152: initial colour {c[:10]!r} is not W or B", line=no, column=5)
+            t.initial_colour = c.lower()
+            t.line_of["152"] = no
+        elif tag == "192":
+            t.pairing_system = line[3:].strip()
+            t.line_of["192"] = no
+        elif tag == "240":
+            kind = line[4:5].upper()
+            if kind not in ("H", "F", "Z", "U"):
+                raise TrfError(f"240: bye type {kind!r} is not H, F, Z or U", line=no, column=5)
+            rnd = int(_ext_number(line[6:9], "240: round", no, 7, integer=True, positive=True))
+            for n in _ext_players(line, 10, no, "240"):
+                t.byes.append(TrfBye(kind, rnd, player_ok(n, no, "240"), no))
+
+
+def extension_lines(t: TrfTournament) -> list[str]:
+    """The lines that write the extension fields of a tournament built in code: ``BBx`` for each
+    value of ``point_system`` (in :data:`POINT_KEYS` order), ``XXP`` (all rounds) or ``260`` (a
+    round range) per forbidden group, ``XXA`` per accelerated player, ``240`` per bye assigned
+    ahead.  Raises :class:`TrfError` for a value that does not fit its columns."""
+    out = [f"BB{k} {t.point_system[k]:4.1f}" for k in POINT_KEYS if k in t.point_system]
+    for f in t.forbidden:
+        if f.first_round == 1 and f.last_round is None:
+            out.append("XXP " + " ".join(str(n) for n in f.players))
+        else:
+            last = f.last_round if f.last_round is not None else max(t.total_rounds or 0, f.first_round)
+            out.append(f"260 {f.first_round:>3} {last:>3} " + " ".join(f"{n:>4}" for n in f.players))
+    for n in sorted(t.accelerations):
+        values = t.accelerations[n]
+        if any(v for v in values):
+            if any(not 0 <= v <= 99.9 for v in values):
+                raise TrfError(f"XXA: player {n}: virtual points do not fit 4 columns")
+            out.append((f"XXA {n:>4} " + " ".join(f"{v:4.1f}" for v in values)).rstrip())
+    by_round: dict[tuple[str, int], list[int]] = {}
+    for b in t.byes:
+        by_round.setdefault((b.kind, b.round), []).append(b.start_no)
+    for (kind, rnd), nos in sorted(by_round.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        out.append(f"240 {kind} {rnd:>3} " + " ".join(f"{n:>4}" for n in sorted(nos)))
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -877,5 +1132,8 @@ def dump_trf(t: TrfTournament, *, truncate: bool = False) -> str:
             out.append(f"XXR {t.total_rounds}")
         if t.xxc:
             out.append("XXC " + " ".join(t.xxc))
+        if t.initial_colour in ("w", "b") and not any(x.lower() in ("white1", "black1") for x in t.xxc):
+            out.append("XXC " + ("white1" if t.initial_colour == "w" else "black1"))
+        out.extend(extension_lines(t))
         out.extend(others)
     return "\n".join(out) + "\n"

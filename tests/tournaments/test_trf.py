@@ -456,7 +456,7 @@ def _built_tournament() -> TrfTournament:
             TrfPlayer(3, "m", "", "Işık, Ömer", 0, "", "", "", 0.5, 3,
                       [TrfResult(1, None, None, "H"), TrfResult(2, 2, "b", "=")]),
         ],
-        total_rounds=5, xxc=["rank"], extra_lines=["142 5"],
+        total_rounds=5, xxc=["rank"], extra_lines=["142 5"], rounds_142=5,
     )
 
 

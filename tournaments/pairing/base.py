@@ -74,7 +74,9 @@ class PairingPlayer:
     system orders by pairing id, C.04.3 A.2).  ``points``: score before the round being paired
     (game points).  ``history``: rounds ``1..r-1``, one :class:`RoundRecord` each (absences
     included).  ``available``: ``False`` when the player is not to be paired this round
-    (withdrawn, pre-assigned bye or absence, C.04.2 B).
+    (withdrawn, pre-assigned bye or absence, C.04.2 B).  ``accelerations``: virtual points for
+    pairing only (accelerated pairings, FIDE C.04.5.1 / TRF ``XXA``), ``accelerations[i]`` for
+    round ``i + 1``; rounds beyond the tuple count 0.
     """
 
     id: int
@@ -82,6 +84,7 @@ class PairingPlayer:
     points: float
     history: tuple[RoundRecord, ...]
     available: bool = True
+    accelerations: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ of a player by pairing id among the players taking part in the tournament (A.2).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .base import Pairing, PairingError, PairingPlayer, RoundRecord
@@ -288,14 +289,16 @@ def _build(players: list[PairingPlayer], round_no: int) -> tuple[list[_P], dict[
 
 
 def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, round_no: int,
-               total_rounds: int, first_colour: str = "w") -> list[Pairing]:
+               total_rounds: int, first_colour: str = "w",
+               forbidden_pairs: Iterable[tuple[int, int]] = ()) -> list[Pairing]:
     """Pair round ``round_no`` by the FIDE Dutch system (C.04.3, 2025 revision).
 
     ``players``: every player of the tournament (unavailable ones with ``available=False``;
     their histories are needed for the float history of their past opponents).
     ``total_rounds``: the planned number of rounds (C.04.3 C.3 relaxes the absolute colour
     criterion for top scorers in the last round).  ``first_colour``: colour of the top seed
-    in round 1 (``"w"`` or ``"b"``), used by E.5.
+    in round 1 (``"w"`` or ``"b"``), used by E.5.  ``forbidden_pairs``: pairs of pairing ids that
+    must not meet in this round (TRF ``XXP``; treated like C.1, an absolute criterion).
 
     Returns the boards in publication order (see :func:`board_order`); a
     ``Pairing(white=id, black=None)`` is the pairing-allocated bye (C.04.1 c, C.04.3 C.2).
@@ -324,9 +327,11 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
     last_round = played_rounds >= total_rounds - 1
     top_threshold = played_rounds  # half points: more than 50 % of the maximum (C.04.3 C.3)
 
+    forbidden = {frozenset(pair) for pair in forbidden_pairs}
+
     def compatible(a: _P, b: _P) -> bool:
-        """Absolute criteria C.1 (no rematch) and C.3 (absolute colour preferences)."""
-        if b.pid in a.opponents:
+        """Absolute criteria C.1 (no rematch, no forbidden pair) and C.3 (absolute colour preferences)."""
+        if b.pid in a.opponents or frozenset((a.pid, b.pid)) in forbidden:
             return False
         if a.abs_pref and b.abs_pref and a.pref == b.pref:
             return last_round and (a.score > top_threshold or b.score > top_threshold)
