@@ -62,6 +62,7 @@ __all__ = [
     "code_points",
     "extension_lines",
     "read_extensions",
+    "unread_lines",
     "computed_points",
     "dump_trf",
     "infer_blank_codes",
@@ -896,6 +897,41 @@ def read_extensions(t: TrfTournament) -> None:
             rnd = int(_ext_number(line[6:9], "240: round", no, 7, integer=True, positive=True))
             for n in _ext_players(line, 10, no, "240"):
                 t.byes.append(TrfBye(kind, rnd, player_ok(n, no, "240"), no))
+
+
+#: Lines that carry no data: comments (TRF-2026 ``###``) and blank lines.
+_COMMENT = re.compile(r"(###.*)?")
+
+
+def unread_lines(t: TrfTournament, *, also_read: frozenset[str] = frozenset()) -> list[tuple[int, str]]:
+    """The kept lines of ``t`` that no reader interprets: ``(line number, reason)`` in file order.
+
+    Read (so not listed): blank and ``###`` comment lines, the tags :func:`parse_trf` reads
+    (001, 012-132, XXR, XXC), :data:`EXTENSION_TAGS`, ``082`` when it says 0 teams, and the tags
+    in ``also_read``.  Everything else is listed — team lines (``013``, ``082`` with teams,
+    ``3xx``), abnormal points (``299``), other tags — so that a caller can refuse the file naming
+    the line, instead of dropping the line silently (issue 10).  Reasons are short English texts.
+    """
+    out: list[tuple[int, str]] = []
+    for line, no in zip(t.extra_lines, t.extra_line_numbers or [0] * len(t.extra_lines)):
+        if _COMMENT.fullmatch(line.strip()):
+            continue
+        tag = line[:3].upper()
+        if tag in EXTENSION_TAGS or tag in also_read:
+            continue
+        if tag == "082":
+            if line[3:].strip() in ("", "0"):
+                continue
+            out.append((no, "team tournaments are not supported (082: number of teams)"))
+        elif tag in ("013",) or tag.startswith("3"):
+            out.append((no, f"team tournaments are not supported (tag {tag})"))
+        elif tag == "299":
+            out.append((no, "abnormal points assignments (tag 299) are not supported"))
+        elif tag in ("XXR", "132") or tag in _HEADER_TAGS:
+            out.append((no, f"a second {tag} line (the first one is read)"))
+        else:
+            out.append((no, f"tag {line[:3]!r} is not a TRF-16 tag or an extension this program reads"))
+    return out
 
 
 def extension_lines(t: TrfTournament) -> list[str]:
