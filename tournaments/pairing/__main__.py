@@ -1,9 +1,16 @@
-"""Command line: ``python -m tournaments.pairing dutch FILE...`` / ``berger N [--double]``.
+"""Command line: ``python -m tournaments.pairing dutch FILE...`` / ``berger N [--double [--plain]]``.
 
-``dutch`` reads TRF-16 files (with ``XXR``/``XXC``) and prints the next round in the
-bbpPairings output format: the number of boards, then ``white black`` per board by pairing
-id, ``X 0`` for the pairing-allocated bye.  With several files each block is preceded by
-``# FILE``.  Errors: exit status 2 and one line on stderr.
+``dutch`` reads TRF-16 / TRF-2026 files (with the extensions listed in
+:func:`tournaments.pairing.trf_input.pairing_input_from_trf`: ``XXR``/``142``, ``XXC``/``152``,
+``XXA``/``250``, ``XXP``/``260``, ``BBx``/``162``, ``192``, ``240``) and prints the first round
+with games to make in the bbpPairings output format: the number of boards, then ``white black``
+per board by pairing id, ``X 0`` for the pairing-allocated bye.  With several files each block is
+preceded by ``# FILE``.  A line no reader interprets (:func:`tournaments.trf.unread_lines`) or an
+extension value that cannot be honoured is refused.  Errors: exit status 2 and one line on
+stderr, ``FILE: line N: reason`` when the reason is one line of the file.
+
+``berger`` prints the Berger tables (FIDE C.05 Annex 1); ``--double`` the double round robin
+with the last two rounds of the first cycle swapped, ``--plain`` without that swap.
 """
 from __future__ import annotations
 
@@ -14,7 +21,7 @@ from ..trf import TrfError, read_trf
 from .base import PairingError
 from .dutch import pair_dutch
 from .roundrobin import round_robin_rounds
-from .trf_input import first_colour_from_trf, players_from_trf
+from .trf_input import pairing_input_from_trf
 
 
 def format_pairings(pairs) -> str:
@@ -38,16 +45,13 @@ def _dutch(files: list[str], rounds: int | None = None) -> str:
     for f in files:
         try:
             t = read_trf(f)
-            if rounds is not None:
-                t.total_rounds = rounds
         except OSError as e:
             raise _Fail(f"{f}: cannot read: {e.strerror or e}") from None
         except TrfError as e:
             raise _Fail(f"{f}: {e}") from None
         try:
-            players, rnd, total = players_from_trf(t)
-            pairs = pair_dutch(players, round_no=rnd, total_rounds=total,
-                               first_colour=first_colour_from_trf(t))
+            inp = pairing_input_from_trf(t, total_rounds=rounds)
+            pairs = pair_dutch(inp.players, **inp.dutch_kwargs())
         except PairingError as e:
             raise _Fail(f"{f}: {e}") from None
         block = format_pairings(pairs)
@@ -55,9 +59,9 @@ def _dutch(files: list[str], rounds: int | None = None) -> str:
     return "".join(out)
 
 
-def _berger(n: int, double: bool) -> str:
+def _berger(n: int, double: bool, plain: bool = False) -> str:
     try:
-        rounds = round_robin_rounds(n, double=double)
+        rounds = round_robin_rounds(n, double=double, second_cycle_swap=not plain)
     except PairingError as e:
         raise _Fail(str(e)) from None
     lines = []
@@ -77,10 +81,14 @@ def main(argv: list[str] | None = None) -> int:
                    help="total number of rounds, for files without an XXR line (overrides XXR)")
     b = sub.add_parser("berger", help="print the Berger table (C.05 Annex 1)")
     b.add_argument("n", type=int)
-    b.add_argument("--double", action="store_true")
+    b.add_argument("--double", action="store_true", help="double round robin (second cycle, colours reversed)")
+    b.add_argument("--plain", action="store_true",
+                   help="with --double: keep the table order (do not swap the last two rounds of the first cycle)")
     try:
         args = parser.parse_args(argv)
-        text = _dutch(args.files, args.rounds) if args.cmd == "dutch" else _berger(args.n, args.double)
+        if args.cmd == "berger" and args.plain and not args.double:
+            raise _Fail("usage error: --plain only applies with --double")
+        text = _dutch(args.files, args.rounds) if args.cmd == "dutch" else _berger(args.n, args.double, args.plain)
     except _Fail as e:
         print(str(e).replace("\n", " "), file=sys.stderr)
         return 2

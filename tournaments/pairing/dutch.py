@@ -17,15 +17,20 @@ choices between equivalent candidates (which moved-down players, the S2 transpos
 S1/S2 exchanges) are then fixed one player at a time with small tie-breaking bonuses.  The
 matching engine (:mod:`.matching`) is warm-started, so each of these steps costs little.
 
-Conventions: scores are handled internally in half points; ``rank`` is the 0-based position
-of a player by pairing id among the players taking part in the tournament (A.2).
+Conventions: scores are handled internally in tenths of a point; the score that places a
+player in a score group is the *accelerated* score (points plus the virtual points of the round
+in question, FIDE C.04.5.1, TRF ``XXA``), in the current round as in the float history of past
+rounds (bbpPairings v6 ``scoreWithAcceleration``); the board order of the result uses the real
+points.  ``rank`` is the 0-based position of a player by pairing id among the players taking
+part in the tournament (A.2).
 """
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .base import Pairing, PairingError, PairingPlayer, RoundRecord
+from .base import Pairing, PairingError, PairingPlayer, PointSystem, RoundRecord
 from .matching import Matcher
 
 __all__ = ["pair_dutch", "board_order"]
@@ -43,7 +48,7 @@ class _P:
 
     pid: int
     rank: int
-    score: int  # half points
+    score: int  # tenths of a point, accelerated (virtual points of this round included)
     opponents: set[int] = field(default_factory=set)
     colours: list[str] = field(default_factory=list)  # colours of played games, in order
     imbalance: int = 0
@@ -59,10 +64,11 @@ class _P:
     not_bye_candidate: int = 0  # 1 when the player cannot take the bye at the bye score
 
 
-def _half(x: float) -> int:
-    h = round(x * 2)
-    if abs(h - x * 2) > 1e-9:
-        raise PairingError(f"score {x} is not a multiple of 0.5")
+def _tenths(x: float) -> int:
+    """Points as an integer number of tenths (bbpPairings v6 keeps scores in tenths too)."""
+    h = round(x * 10)
+    if abs(h - x * 10) > 1e-6:
+        raise PairingError(f"score {x} is not a multiple of 0.1")
     return h
 
 
@@ -211,7 +217,8 @@ class _Graph:
         return [x if 0 <= x < n else v for v, x in enumerate(res[:n])]
 
 
-def _build(players: list[PairingPlayer], round_no: int) -> tuple[list[_P], dict[int, PairingPlayer]]:
+def _build(players: list[PairingPlayer], round_no: int, ps: PointSystem
+           ) -> tuple[list[_P], dict[int, PairingPlayer]]:
     by_id: dict[int, PairingPlayer] = {}
     for pl in players:
         if pl.id in by_id:
@@ -246,15 +253,27 @@ def _build(players: list[PairingPlayer], round_no: int) -> tuple[list[_P], dict[
     valid = sorted(pid for pid, pl in by_id.items() if pl.available or participated(pl))
     rank = {pid: i for i, pid in enumerate(valid)}
 
+    def acc(pid: int, index: int) -> int:
+        """Virtual points (tenths) of player ``pid`` in round ``index + 1``."""
+        a = by_id[pid].accelerations
+        return _tenths(a[index]) if index < len(a) else 0
+
     def score_back(pid: int, k: int) -> int:
-        """Score (half points) before round r+1-k."""
+        """Accelerated score (tenths) before round r+1-k (bbpPairings ``scoreWithAcceleration``):
+        the points less those of the last ``k`` rounds, plus the virtual points of that round."""
         h = hists[pid]
-        return _half(by_id[pid].points) - sum(_half(rec.points) for rec in h[r - k:]) if k else _half(by_id[pid].points)
+        score = _tenths(by_id[pid].points)
+        if k:
+            score -= sum(_tenths(ps.points(rec)) for rec in h[r - k:])
+        return score + acc(pid, r - k)
+
+    loss = _tenths(ps.loss)
+    win = _tenths(ps.win)
 
     def flt(pid: int, k: int) -> int:
         rec = hists[pid][r - k]
         if not rec.played:
-            return _DOWN if rec.points > 0 else _NONE
+            return _DOWN if _tenths(ps.points(rec)) > loss else _NONE
         a, b = score_back(pid, k), score_back(rec.opponent, k)  # type: ignore[arg-type]
         return _DOWN if a > b else _UP if a < b else _NONE
 
@@ -262,15 +281,15 @@ def _build(players: list[PairingPlayer], round_no: int) -> tuple[list[_P], dict[
     for pl in players:
         if not pl.available:
             continue
-        p = _P(pid=pl.id, rank=rank[pl.id], score=_half(pl.points))
+        p = _P(pid=pl.id, rank=rank[pl.id], score=score_back(pl.id, 0))
         for rec in hists[pl.id]:
             if rec.played:
                 p.opponents.add(rec.opponent)  # type: ignore[arg-type]
                 p.colours.append(rec.colour)  # type: ignore[arg-type]
-            elif rec.points >= 1 or (rec.opponent is None and rec.code in ("U", "+")):
+            elif _tenths(ps.points(rec)) >= win or (rec.opponent is None and rec.code in ("U", "+")):
                 # C.04.1 f / C.04.3 C.2: a player who already received a pairing-allocated
-                # bye, or scored a point without playing (forfeit win, full-point bye), gets no
-                # pairing-allocated bye.
+                # bye, or scored the points of a win without playing (forfeit win, full-point
+                # bye), gets no pairing-allocated bye (bbpPairings v6 ``eligibleForBye``).
                 p.bye_ok = False
         _colour_data(p)
         if r >= 1:
@@ -290,7 +309,9 @@ def _build(players: list[PairingPlayer], round_no: int) -> tuple[list[_P], dict[
 
 def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, round_no: int,
                total_rounds: int, first_colour: str = "w",
-               forbidden_pairs: Iterable[tuple[int, int]] = ()) -> list[Pairing]:
+               forbidden_pairs: Iterable[tuple[int, int]] = (),
+               pab_points: float | None = None,
+               point_system: PointSystem | None = None) -> list[Pairing]:
     """Pair round ``round_no`` by the FIDE Dutch system (C.04.3, 2025 revision).
 
     ``players``: every player of the tournament (unavailable ones with ``available=False``;
@@ -298,7 +319,20 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
     ``total_rounds``: the planned number of rounds (C.04.3 C.3 relaxes the absolute colour
     criterion for top scorers in the last round).  ``first_colour``: colour of the top seed
     in round 1 (``"w"`` or ``"b"``), used by E.5.  ``forbidden_pairs``: pairs of pairing ids that
-    must not meet in this round (TRF ``XXP``; treated like C.1, an absolute criterion).
+    must not meet in this round (TRF ``XXP`` / TRF-2026 ``260``; treated like C.1, an absolute
+    criterion, as bbpPairings v6 does).
+
+    Scores: ``PairingPlayer.points`` is the real score before the round; the score used for
+    pairing adds ``PairingPlayer.accelerations[round_no - 1]`` (virtual points, FIDE C.04.5.1,
+    TRF ``XXA``/``250``), and the scores of past rounds that the float history (A.4) compares
+    are rebuilt from the history with the virtual points of those rounds (bbpPairings v6
+    ``scoreWithAcceleration``).  ``point_system`` (default 1-½-0) values the history records
+    when scores are rebuilt, and decides "scored the points of a win without playing" (no
+    pairing-allocated bye, C.2) and the downfloat of an unplayed round that scored more than a
+    loss; ``pab_points`` (default ``point_system.pab``, i.e. the value of a win) is the value of
+    a pairing-allocated bye ``U`` (e.g. 0.5 from ``BBU 0.5``).  The top-scorer threshold of C.3
+    is half the maximum of the win and draw values times the rounds played (bbpPairings v6).
+    Scores, virtual points and point values must be multiples of 0.1.
 
     Returns the boards in publication order (see :func:`board_order`); a
     ``Pairing(white=id, black=None)`` is the pairing-allocated bye (C.04.1 c, C.04.3 C.2).
@@ -313,7 +347,10 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
         raise PairingError(f"round_no must be >= 1, not {round_no}")
     if total_rounds < round_no:
         raise PairingError(f"round {round_no} cannot be paired in a {total_rounds}-round tournament")
-    S, by_id = _build(list(players), round_no)
+    ps = point_system if point_system is not None else PointSystem()
+    if pab_points is not None:
+        ps = dataclasses.replace(ps, pab=float(pab_points))
+    S, by_id = _build(list(players), round_no, ps)
     played_rounds = round_no - 1
     n = len(S)
     if n == 0:
@@ -325,9 +362,16 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
         return [Pairing(S[0].pid, None)]
 
     last_round = played_rounds >= total_rounds - 1
-    top_threshold = played_rounds  # half points: more than 50 % of the maximum (C.04.3 C.3)
+    # tenths: more than 50 % of the maximum score (C.04.3 C.3; bbpPairings v6 compares the
+    # accelerated score with rounds played * max(win, draw) / 2, rounded down).
+    top_threshold = (played_rounds * max(_tenths(ps.win), _tenths(ps.draw))) >> 1
 
     forbidden = {frozenset(pair) for pair in forbidden_pairs}
+    if any(len(pair) != 2 for pair in forbidden):
+        raise PairingError("a forbidden pair must name two different players")
+    no_pairing = "no pairing satisfies the absolute criteria (C.04.3 C.1-C.3)"
+    if forbidden:
+        no_pairing += f" with the {len(forbidden)} forbidden pair(s)"
 
     def compatible(a: _P, b: _P) -> bool:
         """Absolute criteria C.1 (no rematch, no forbidden pair) and C.3 (absolute colour preferences)."""
@@ -457,7 +501,7 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
     mate = G.compute()
     unmatched = [v for v in range(n) if mate[v] == v]
     if len(unmatched) > 1 or (unmatched and not S[unmatched[0]].bye_ok):
-        raise PairingError("no pairing satisfies the absolute criteria (C.04.3 C.1-C.3)")
+        raise PairingError(no_pairing)
     if odd:
         bye_score = S[unmatched[0]].score
         set_bye_score(bye_score)
@@ -713,5 +757,5 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
                 raise PairingError(f"player {p.pid} would get a second bye (C.04.3 C.2)")
             result.append(Pairing(p.pid, None))
     if sum(1 for r in result if r.black is None) > 1:
-        raise PairingError("no pairing satisfies the absolute criteria (C.04.3 C.1-C.3)")
+        raise PairingError(no_pairing)
     return board_order(result, points)

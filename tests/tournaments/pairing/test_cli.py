@@ -50,11 +50,18 @@ def test_berger():
     r = run("berger", "4")
     assert r.returncode == 0
     assert r.stdout == "Round 1: 1-4  2-3\nRound 2: 4-3  1-2\nRound 3: 2-4  3-1\n"
-    r = run("berger", "3", "--double")
+    r = run("berger", "3", "--double", "--plain")
     assert r.returncode == 0
     # the 4-player table with 4 as the dummy, then the second cycle with colours reversed
     assert r.stdout.splitlines() == ["Round 1: 2-3  1-bye", "Round 2: 1-2  3-bye", "Round 3: 3-1  2-bye",
                                      "Round 4: 3-2  1-bye", "Round 5: 2-1  3-bye", "Round 6: 1-3  2-bye"]
+    # default: the last two rounds of the first cycle swapped (C.05 Annex 1 recommendation)
+    r = run("berger", "3", "--double")
+    assert r.returncode == 0
+    assert r.stdout.splitlines() == ["Round 1: 2-3  1-bye", "Round 2: 3-1  2-bye", "Round 3: 1-2  3-bye",
+                                     "Round 4: 3-2  1-bye", "Round 5: 2-1  3-bye", "Round 6: 1-3  2-bye"]
+    r = run("berger", "4", "--plain")
+    assert r.returncode == 2 and "--plain" in r.stderr
 
 
 def test_usage_errors():
