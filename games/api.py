@@ -2,7 +2,8 @@
 
 Pure read: nothing is stored, so anyone may call it. The engine (:func:`games.engine.validate_record`)
 replays the moves; any rule it finds broken (a :class:`ValueError`) becomes a 400 with field
-``moves`` and the engine's message, which names the ply ("ply 17: pit 3 of second player is empty").
+``moves`` and the engine's message in the request's language, which names the ply ("ply 17: pit 3 of
+second player is empty"; :func:`games.record_messages.engine_error_message`).
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from rest_framework.views import APIView
 import games.engine as engine
 from federation.api_views import ErrorSerializer, validated_input
 from federation.errors import ValidationFailed
+from games.record_messages import engine_error_message
 
 
 class RecordInputSerializer(serializers.Serializer):
@@ -68,7 +70,7 @@ class ValidateRecordApi(APIView):
                 second_stones=data["second_stones"], withdrawn_by=data["withdrawn_by"],
             )
         except ValueError as exc:
-            raise ValidationFailed(str(exc), field="moves", code="invalid_record") from exc
+            raise ValidationFailed(engine_error_message(exc), field="moves", code="invalid_record") from exc
         out = {
             "valid": True, "plies": len(moves), "first": result.first, "second": result.second,
             "winner": result.winner, "margin": result.margin, "withdrawn_by": result.withdrawn_by,

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 import games.engine as engine
 from federation.errors import NotFound
 from games.engine import MoveResult, Position
 from games.engine.notation import GameRecord, write
+from games.record_messages import engine_error_message
 from tournaments import access
 from tournaments.models import Match, Round, SetResult, Tournament
 
@@ -101,7 +104,10 @@ def set_replay(*, set_result: SetResult) -> SetReplay:
             mover = pos.to_move
             r = engine.play(pos, pit)
         except (ValueError, engine.RulesError) as exc:
-            error = f"ply {n}: {exc}" if not str(exc).startswith("ply") else str(exc)
+            text = engine_error_message(exc)  # in the user's language
+            if not str(exc).startswith("ply"):
+                text = gettext("ply %(ply)s: %(reason)s") % {"ply": n, "reason": text}
+            error = text
             break
         sweeps = tuple((colours[p], r.sweep[p]) for p in (0, 1) if r.sweep[p])
         plies.append(Ply(n, mover, colours[mover], names[mover], pit, r, sweeps))

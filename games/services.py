@@ -37,6 +37,7 @@ from federation import roles
 from federation.errors import ApplicationError, ValidationFailed
 from games.engine import NotationError, RulesError, Variant
 from games.engine.notation import GameRecord, parse
+from games.record_messages import engine_error_message
 from games.models import RecordImport
 from tournaments import access
 from tournaments.models import Match, Round, SetResult, Tournament, TournamentRole
@@ -127,10 +128,10 @@ def split_records(text: str) -> list[RecordChunk]:
 
 
 def _shift(exc: NotationError, offset: int) -> RecordRefused:
-    """A chunk-relative NotationError as a refusal naming the line of the whole text."""
-    message = str(exc)
+    """A chunk-relative NotationError as a refusal naming the line of the whole text; the message (in
+    the active language, a move error naming its ply) without the chunk's "line N:"."""
+    message = engine_error_message(exc, line=False)
     if exc.line:
-        message = re.sub(r"^line \d+: ", "", message)
         return RecordRefused(message, exc.line + offset)
     return RecordRefused(message, offset + 1)
 
@@ -560,7 +561,9 @@ def record_import_run(
                 s = _attach(records[0], chunk, user=user, replace=row.replace, finder=finder, allowed=allowed)
             except RecordRefused as exc:
                 error = {"record": k, "line": exc.line, "message": exc.message}
-            except (RulesError, ApplicationError) as exc:
+            except RulesError as exc:
+                error = {"record": k, "line": chunk.line, "message": engine_error_message(exc)}
+            except ApplicationError as exc:
                 error = {"record": k, "line": chunk.line, "message": getattr(exc, "message", str(exc))}
             done += 1
             if error is None:

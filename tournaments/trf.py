@@ -41,6 +41,11 @@ particular line/column).  Besides the field checks, the reader refuses: a contro
 column; a number of more than :data:`MAX_NUMBER_DIGITS` digits (``XXR``, ``062``, ``072``); more
 than :data:`MAX_PLAYERS` player lines.  Limits of a particular database (e.g. at most 99
 rounds) are the importer's business (:mod:`tournaments.trf_io`).
+
+Messages are English (``str(err)`` for logs).  Every reason, warning and note this module makes is
+a :class:`TrfMessage`: the English ``str`` that also keeps its template (marked with
+:func:`gettext_noop`, so ``makemessages`` extracts it) and params, which
+:mod:`tournaments.trf_messages` renders in the user's language (``"satır 17: ..."``).
 """
 from __future__ import annotations
 
@@ -54,6 +59,7 @@ __all__ = [
     "RESULT_CODES",
     "Inference",
     "TrfError",
+    "TrfMessage",
     "TrfPlayer",
     "TrfResult",
     "TrfTournament",
@@ -122,11 +128,46 @@ def _is_number(s: str) -> bool:
     return _DIGITS.fullmatch(s) is not None
 
 
+def gettext_noop(s: str) -> str:
+    """Mark a message template for translation (``makemessages`` extracts the literal) and return it
+    unchanged: this module stays free of Django, the templates are rendered in the user's language by
+    :mod:`tournaments.trf_messages`."""
+    return s
+
+
+class TrfMessage(str):
+    """A message in English (the ``str`` itself, for logs and for comparing) that also keeps its
+    ``template`` (marked with :func:`gettext_noop`, ``%(name)s`` placeholders) and ``params``, so that a
+    caller with a translation catalogue can render it in another language
+    (:func:`tournaments.trf_messages.trf_text`).  A parameter may itself be a :class:`TrfMessage` (a
+    field name, a cell description), rendered in the same language.  Numbers that need a format are
+    given as formatted strings."""
+
+    template: str
+    params: dict
+
+    def __new__(cls, template: str, /, **params: object) -> TrfMessage:
+        obj = super().__new__(cls, template % params if params else template)
+        obj.template = template
+        obj.params = params
+        return obj
+
+
+_m = TrfMessage
+
+
+def _at_line(no: int, reason: str) -> TrfMessage:
+    """``"line 17: <reason>"`` as a message (the prefix of :class:`TrfError` and of the warnings)."""
+    return _m(gettext_noop("line %(line)s: %(reason)s"), line=no, reason=reason)
+
+
 class TrfError(ValueError):
     """A TRF file (or a value to be written as TRF) is malformed.
 
     ``line`` and ``column`` are 1-based or ``None``; ``reason`` is the bare message and
-    ``str(err)`` is ``"line 17: <reason>"`` (just ``reason`` when ``line`` is ``None``).
+    ``str(err)`` is ``"line 17: <reason>"`` (just ``reason`` when ``line`` is ``None``), in English.
+    ``reason`` is a :class:`TrfMessage` when raised here: ``template`` and ``params`` (also on the
+    error) let :func:`tournaments.trf_messages.trf_error_message` say it in the user's language.
     ``source`` names the file (the ``source=`` given to :func:`parse_trf`), for callers that
     want to prefix it.
     """
@@ -134,6 +175,8 @@ class TrfError(ValueError):
     def __init__(self, reason: str, *, line: int | None = None, column: int | None = None,
                  source: str | None = None) -> None:
         self.reason = reason
+        self.template: str = getattr(reason, "template", str(reason))
+        self.params: dict = dict(getattr(reason, "params", {}))
         self.line = line
         self.column = column
         self.source = source
@@ -242,8 +285,8 @@ class TrfTournament:
     (including blank lines and TRF-2026 tags such as ``142``).  ``encoding`` is the encoding the
     bytes were decoded with (``"str"`` for text input); ``warnings`` lists oddities that did not
     stop the parse (``"line 17: ..."``: lines laid out in byte columns, game results that do not
-    match, e.g. both players scored ``1``); ``layout`` records the original line order for
-    :func:`dump_trf`; ``tag_lines`` maps a tag (``"012"``, ``"XXR"``, ``"132"``, ...) to the
+    match, e.g. both players scored ``1``; :class:`TrfMessage` texts); ``layout`` records the
+    original line order for :func:`dump_trf`; ``tag_lines`` maps a tag (``"012"``, ``"XXR"``, ``"132"``, ...) to the
     1-based line it was read from, first occurrence (none of these four is compared).
     ``extra_line_numbers[i]`` is the line number of ``extra_lines[i]``.
 
@@ -300,7 +343,9 @@ class Inference:
     """A value :func:`infer_blank_codes` assigns to a blank-coded cell.
 
     ``value`` is 0.0, 0.5 or 1.0 points for 1-based ``round`` of player ``start_no`` (whose
-    ``001`` line is ``line``).  ``reason`` is a short English explanation for reports.
+    ``001`` line is ``line``).  ``reason`` is a short English explanation for reports (a
+    :class:`TrfMessage` when made by :func:`infer_blank_codes`); :meth:`message` is ``str()`` as a
+    :class:`TrfMessage`.
     """
 
     start_no: int
@@ -309,9 +354,14 @@ class Inference:
     line: int
     reason: str = ""
 
+    def message(self) -> TrfMessage:
+        """``"line 31: player 18 round 3: blank result code counted as 0.5 (...)"`` as a message."""
+        return _at_line(self.line, _m(
+            gettext_noop("player %(player)s round %(round)s: blank result code counted as %(value)s (%(why)s)"),
+            player=self.start_no, round=self.round, value=_fmt_points(self.value), why=self.reason))
+
     def __str__(self) -> str:
-        return (f"line {self.line}: player {self.start_no} round {self.round}: blank result code "
-                f"counted as {_fmt_points(self.value)} ({self.reason})")
+        return str(self.message())
 
 
 # --------------------------------------------------------------------------------------------
@@ -335,7 +385,7 @@ def code_points(code: str, *, pab_points: float = 1.0) -> float | None:
         return float(pab_points)
     if code == "":
         return None
-    raise TrfError(f"{code!r} is not a TRF result code")
+    raise TrfError(_m(gettext_noop("%(code)r is not a TRF result code"), code=code))
 
 
 def played_rounds(t: TrfTournament) -> int:
@@ -388,8 +438,9 @@ def infer_blank_codes(t: TrfTournament, *, pab_points: float = 1.0) -> list[Infe
         if not blanks:
             continue
         if p.points is None:
-            raise TrfError(f"player {p.start_no} has blank result codes but a blank points column, "
-                           "so they cannot be inferred", line=p.line or None, column=81)
+            raise TrfError(_m(gettext_noop("player %(player)s has blank result codes but a blank points column, "
+                                           "so they cannot be inferred"), player=p.start_no),
+                           line=p.line or None, column=81)
         known = sum(code_points(r.code, pab_points=pab_points) or 0.0 for r in p.results if r.code)
         remaining = p.points - known
         last_known = max((r.round for r in p.results if r.code), default=0)
@@ -400,7 +451,8 @@ def infer_blank_codes(t: TrfTournament, *, pab_points: float = 1.0) -> list[Infe
         values: dict[int, tuple[float, str]] = {}
         if abs(remaining) < 1e-9:
             for r in blanks:
-                why = "absent (withdrawn)" if r.round in trailing_rounds else "points column already adds up"
+                why = (_m(gettext_noop("absent (withdrawn)")) if r.round in trailing_rounds
+                       else _m(gettext_noop("points column already adds up")))
                 values[r.round] = (0.0, why)
         else:
             done = False
@@ -410,7 +462,7 @@ def infer_blank_codes(t: TrfTournament, *, pab_points: float = 1.0) -> list[Infe
                     for r in interior:
                         values[r.round] = (round(v * 2) / 2, _why(r, remaining, len(interior)))
                     for r in trailing:
-                        values[r.round] = (0.0, "absent (withdrawn); points column already adds up")
+                        values[r.round] = (0.0, _m(gettext_noop("absent (withdrawn); points column already adds up")))
                     done = True
             if not done:
                 v = remaining / len(blanks)
@@ -420,10 +472,12 @@ def infer_blank_codes(t: TrfTournament, *, pab_points: float = 1.0) -> list[Infe
                     done = True
             if not done:
                 rounds = ", ".join(str(r.round) for r in blanks)
-                raise TrfError(
-                    f"player {p.start_no}: points column {_fmt_points(p.points)} minus the known results "
-                    f"{_fmt_points(known)} leaves {remaining:g} for the blank result codes of round(s) "
-                    f"{rounds}, which is not 0, 1/2 or 1 point each",
+                raise TrfError(_m(
+                    gettext_noop("player %(player)s: points column %(points)s minus the known results "
+                                 "%(known)s leaves %(remaining)s for the blank result codes of round(s) "
+                                 "%(rounds)s, which is not 0, 1/2 or 1 point each"),
+                    player=p.start_no, points=_fmt_points(p.points), known=_fmt_points(known),
+                    remaining=f"{remaining:g}", rounds=rounds),
                     line=p.line or None, column=81)
         for r in blanks:
             v, why = values[r.round]
@@ -446,9 +500,12 @@ def computed_points(t: TrfTournament, inferences: list[Inference] | None = None,
     return totals
 
 
-def _why(r: TrfResult, remaining: float, n: int) -> str:
-    what = "game without a result" if r.opponent is not None else "bye without a code"
-    return f"{what}; points column leaves {remaining:g} for {n} blank cell(s)"
+def _why(r: TrfResult, remaining: float, n: int) -> TrfMessage:
+    if r.opponent is not None:
+        template = gettext_noop("game without a result; points column leaves %(remaining)s for %(n)s blank cell(s)")
+    else:
+        template = gettext_noop("bye without a code; points column leaves %(remaining)s for %(n)s blank cell(s)")
+    return _m(template, remaining=f"{remaining:g}", n=n)
 
 
 # --------------------------------------------------------------------------------------------
@@ -499,25 +556,26 @@ def parse_trf(data: bytes | str, *, source: str = "<trf>") -> TrfTournament:
     seen: dict[int, TrfPlayer] = {}
     try:
         if not any(line.startswith("001") for line in lines):
-            raise TrfError("no player lines (tag 001) found; is this a TRF file?")
+            raise TrfError(_m(gettext_noop("no player lines (tag 001) found; is this a TRF file?")))
         for no, raw_line in enumerate(lines, start=1):
             bad = _CONTROL.search(raw_line)
             if bad:
                 ch = bad.group()
-                raise TrfError(f"control character U+{ord(ch):04X} in column {bad.start() + 1} (a TRF line holds "
-                               "printable text only; is this a TRF file?)", line=no, column=bad.start() + 1)
+                raise TrfError(_m(gettext_noop("control character U+%(code)s in column %(column)s (a TRF line holds "
+                                               "printable text only; is this a TRF file?)"),
+                                  code=f"{ord(ch):04X}", column=bad.start() + 1), line=no, column=bad.start() + 1)
             line = raw_line.replace("\t", " ").rstrip(" ")  # a tab is one column, like a space
             tag = line[:3]
-            if tag.upper() in ("XXR", "132") or tag in _HEADER_TAGS:
+            if tag.upper() in ("XXR", "XXC", "132") or tag in _HEADER_TAGS:
                 t.tag_lines.setdefault(tag.upper(), no)
             if tag == "001":
                 if len(t.players) >= MAX_PLAYERS:
-                    raise TrfError(f"more than {MAX_PLAYERS} player lines (starting numbers have 4 columns)",
-                                   line=no)
+                    raise TrfError(_m(gettext_noop("more than %(n)s player lines (starting numbers have 4 columns)"),
+                                      n=MAX_PLAYERS), line=no)
                 p = _parse_player_tolerant(line, no, t)
                 if p.start_no in seen:
-                    raise TrfError(f"starting number {p.start_no} is repeated (first on line "
-                                   f"{seen[p.start_no].line})", line=no, column=5)
+                    raise TrfError(_m(gettext_noop("starting number %(n)s is repeated (first on line %(first)s)"),
+                                      n=p.start_no, first=seen[p.start_no].line), line=no, column=5)
                 seen[p.start_no] = p
                 t.players.append(p)
                 t.layout.append(("001", p.start_no))
@@ -540,11 +598,12 @@ def parse_trf(data: bytes | str, *, source: str = "<trf>") -> TrfTournament:
             elif tag.upper() == "XXR":
                 value = line[3:].strip()
                 if _is_number(value) and len(value) > MAX_NUMBER_DIGITS:
-                    raise TrfError(f"XXR (total number of rounds) {value[:20]}... has more than "
-                                   f"{MAX_NUMBER_DIGITS} digits", line=no, column=5)
-                if not _is_number(value) or int(value) < 1:
-                    raise TrfError(f"XXR (total number of rounds) {value[:40]!r} is not a positive number",
+                    raise TrfError(_m(gettext_noop("XXR (total number of rounds) %(value)s... has more than "
+                                                   "%(n)s digits"), value=value[:20], n=MAX_NUMBER_DIGITS),
                                    line=no, column=5)
+                if not _is_number(value) or int(value) < 1:
+                    raise TrfError(_m(gettext_noop("XXR (total number of rounds) %(value)r is not a positive number"),
+                                      value=value[:40]), line=no, column=5)
                 if t.total_rounds is not None:
                     t.extra_lines.append(line)
                     t.extra_line_numbers.append(no)
@@ -560,7 +619,7 @@ def parse_trf(data: bytes | str, *, source: str = "<trf>") -> TrfTournament:
                 t.extra_line_numbers.append(no)
                 t.layout.append(("x", len(t.extra_lines) - 1))
         if not t.players:
-            raise TrfError("no player lines (tag 001) found; is this a TRF file?")
+            raise TrfError(_m(gettext_noop("no player lines (tag 001) found; is this a TRF file?")))
         _check_pairings(t, seen)
         read_extensions(t)
     except TrfError as err:
@@ -584,8 +643,8 @@ def _parse_player_tolerant(line: str, no: int, t: TrfTournament) -> TrfPlayer:
                 setattr(p, attr, getattr(p, attr).encode("latin-1").decode("utf-8"))
         except (TrfError, UnicodeDecodeError):
             raise err from None
-        t.warnings.append(f"line {no}: columns are counted in UTF-8 bytes, not characters; "
-                          "read by byte columns")
+        t.warnings.append(_at_line(no, _m(gettext_noop("columns are counted in UTF-8 bytes, not characters; "
+                                                       "read by byte columns"))))
         return p
 
 
@@ -593,48 +652,68 @@ def _parse_count(value: str, no: int, tag: str) -> int | None:
     if value == "":
         return None
     if not _is_number(value):
-        raise TrfError(f"tag {tag}: {value[:40]!r} is not a number", line=no, column=5)
+        raise TrfError(_m(gettext_noop("tag %(tag)s: %(value)r is not a number"), tag=tag, value=value[:40]),
+                       line=no, column=5)
     if len(value) > MAX_NUMBER_DIGITS:
-        raise TrfError(f"tag {tag}: {value[:20]}... has more than {MAX_NUMBER_DIGITS} digits", line=no, column=5)
+        raise TrfError(_m(gettext_noop("tag %(tag)s: %(value)s... has more than %(n)s digits"), tag=tag,
+                          value=value[:20], n=MAX_NUMBER_DIGITS), line=no, column=5)
     return int(value)
 
 
 def _require_blank(line: str, col: int, no: int, before: str) -> None:
     ch = line[col - 1:col]
     if ch not in ("", " "):
-        raise TrfError(f"column {col} (before the {before}) should be blank but holds {ch!r}; "
-                       "is a field too long or the line misaligned?", line=no, column=col)
+        raise TrfError(_m(gettext_noop("column %(column)s (before the %(field)s) should be blank but holds "
+                                       "%(char)r; is a field too long or the line misaligned?"),
+                          column=col, field=before, char=ch), line=no, column=col)
+
+
+# Names of the fields of a player line, in messages (the English text is the field's name).
+_F_START_NO = _m(gettext_noop("starting number"))
+_F_SEX = _m(gettext_noop("sex"))
+_F_TITLE = _m(gettext_noop("title"))
+_F_NAME = _m(gettext_noop("name"))
+_F_RATING = _m(gettext_noop("rating"))
+_F_FEDERATION = _m(gettext_noop("federation"))
+_F_FIDE_ID = _m(gettext_noop("FIDE id"))
+_F_BIRTH_DATE = _m(gettext_noop("birth date"))
+_F_POINTS = _m(gettext_noop("points"))
+_F_RANK = _m(gettext_noop("rank"))
+_F_ROUND_1 = _m(gettext_noop("round 1 cell"))
 
 
 def _parse_player(line: str, no: int) -> TrfPlayer:
     if "\t" in line:
         col = line.index("\t") + 1
-        raise TrfError("tab character in a player line (TRF columns need spaces)", line=no, column=col)
+        raise TrfError(_m(gettext_noop("tab character in a player line (TRF columns need spaces)")), line=no,
+                       column=col)
     start_s = line[4:8].strip()
     if not start_s:
-        raise TrfError("starting number (columns 5-8) is missing", line=no, column=5)
+        raise TrfError(_m(gettext_noop("starting number (columns 5-8) is missing")), line=no, column=5)
     if not _is_number(start_s) or int(start_s) == 0:
-        raise TrfError(f"starting number {start_s!r} is not a number", line=no, column=5)
+        raise TrfError(_m(gettext_noop("starting number %(value)r is not a number"), value=start_s), line=no,
+                       column=5)
     start_no = int(start_s)
-    for col, before in ((4, "starting number"), (9, "sex"), (14, "name"), (48, "rating"),
-                        (53, "federation"), (57, "FIDE id"), (69, "birth date"), (80, "points"),
-                        (85, "rank"), (90, "round 1 cell"), (91, "round 1 cell")):
+    for col, before in ((4, _F_START_NO), (9, _F_SEX), (14, _F_NAME), (48, _F_RATING),
+                        (53, _F_FEDERATION), (57, _F_FIDE_ID), (69, _F_BIRTH_DATE), (80, _F_POINTS),
+                        (85, _F_RANK), (90, _F_ROUND_1), (91, _F_ROUND_1)):
         _require_blank(line, col, no, before)
     rating_s = line[48:52].strip()
     if rating_s and not _is_number(rating_s):
-        raise TrfError(f"rating {rating_s!r} is not a number", line=no, column=49)
+        raise TrfError(_m(gettext_noop("rating %(value)r is not a number"), value=rating_s), line=no, column=49)
     points_s = line[80:84].strip()
     points: float | None = None
     if points_s:
         if not _POINTS.fullmatch(points_s):
-            raise TrfError(f"points {points_s!r} is not a number", line=no, column=81)
+            raise TrfError(_m(gettext_noop("points %(value)r is not a number"), value=points_s), line=no,
+                           column=81)
         points = float(points_s.replace(",", "."))
         if points > 99.5:  # TRF-16 writes points as "99.5" in columns 81-84
-            raise TrfError(f"points {points_s!r} is more than a TRF points column holds (99.5)",
-                           line=no, column=81)
+            raise TrfError(_m(gettext_noop("points %(value)r is more than a TRF points column holds (99.5)"),
+                              value=points_s), line=no, column=81)
     rank_s = line[85:89].strip()
     if rank_s and not _is_number(rank_s):
-        raise TrfError(f"rank {rank_s!r} is not a number", line=no, column=86)
+        raise TrfError(_m(gettext_noop("rank %(value)r is not a number"), value=rank_s), line=no, column=86)
     p = TrfPlayer(
         start_no=start_no,
         sex=line[9:10].strip(),
@@ -655,11 +734,15 @@ def _parse_player(line: str, no: int) -> TrfPlayer:
         p.results.append(_parse_cell(cell, rnd, start + 1, start_no, no))
         for gap in (start + 9, start + 10):  # 1-based columns between this cell and the next
             if gap <= len(line) and line[gap - 1] != " ":
-                raise TrfError(f"column {gap} (between rounds {rnd} and {rnd + 1}) should be blank but "
-                               f"holds {line[gap - 1]!r}; is the line misaligned?", line=no, column=gap)
+                raise TrfError(_m(gettext_noop("column %(column)s (between rounds %(round)s and %(next)s) should be "
+                                               "blank but holds %(char)r; is the line misaligned?"),
+                                  column=gap, round=rnd, next=rnd + 1, char=line[gap - 1]), line=no, column=gap)
         start += _ROUND_WIDTH
         rnd += 1
     return p
+
+
+_ROUND_COLUMN_NOT_BLANK = gettext_noop("round %(round)s: column %(column)s should be blank but holds %(char)r")
 
 
 def _parse_cell(cell: str, rnd: int, col: int, own: int, no: int) -> TrfResult:
@@ -667,11 +750,9 @@ def _parse_cell(cell: str, rnd: int, col: int, own: int, no: int) -> TrfResult:
     cell8 = cell.ljust(8)
     opp_s, sep1, colour_c, sep2, code_c = cell8[0:4], cell8[4], cell8[5], cell8[6], cell8[7]
     if sep1 != " ":
-        raise TrfError(f"round {rnd}: column {col + 4} should be blank but holds {sep1!r}",
-                       line=no, column=col + 4)
+        raise TrfError(_m(_ROUND_COLUMN_NOT_BLANK, round=rnd, column=col + 4, char=sep1), line=no, column=col + 4)
     if sep2 != " ":
-        raise TrfError(f"round {rnd}: column {col + 6} should be blank but holds {sep2!r}",
-                       line=no, column=col + 6)
+        raise TrfError(_m(_ROUND_COLUMN_NOT_BLANK, round=rnd, column=col + 6, char=sep2), line=no, column=col + 6)
     o = opp_s.strip()
     opponent: int | None
     if o == "":
@@ -679,33 +760,48 @@ def _parse_cell(cell: str, rnd: int, col: int, own: int, no: int) -> TrfResult:
     elif _is_number(o):
         opponent = int(o) or None
     else:
-        raise TrfError(f"round {rnd} opponent {o!r} is not a starting number", line=no, column=col)
+        raise TrfError(_m(gettext_noop("round %(round)s opponent %(opponent)r is not a starting number"),
+                          round=rnd, opponent=o), line=no, column=col)
     if opponent == own:
-        raise TrfError(f"round {rnd}: player {own} is paired with itself", line=no, column=col)
+        raise TrfError(_m(gettext_noop("round %(round)s: player %(player)s is paired with itself"), round=rnd,
+                          player=own), line=no, column=col)
     c = colour_c.lower()
     if c in ("w", "b"):
         colour: str | None = c
     elif c in ("-", " "):
         colour = None
     else:
-        raise TrfError(f"round {rnd} colour {colour_c!r} is not 'w', 'b' or '-'", line=no, column=col + 5)
+        raise TrfError(_m(gettext_noop("round %(round)s colour %(colour)r is not 'w', 'b' or '-'"), round=rnd,
+                          colour=colour_c), line=no, column=col + 5)
     code = "" if code_c == " " else code_c.upper()
     if code not in RESULT_CODES:
-        raise TrfError(f"round {rnd} result code {code_c!r} is not a TRF result code", line=no, column=col + 7)
+        raise TrfError(_m(gettext_noop("round %(round)s result code %(code)r is not a TRF result code"), round=rnd,
+                          code=code_c), line=no, column=col + 7)
     if opponent is not None and code in BYE_CODES:
-        raise TrfError(f"round {rnd}: result code {code!r} is a bye but an opponent ({opponent}) is given",
+        raise TrfError(_m(gettext_noop("round %(round)s: result code %(code)r is a bye but an opponent "
+                                       "(%(opponent)s) is given"), round=rnd, code=code, opponent=opponent),
                        line=no, column=col + 7)
     if opponent is None and colour is not None:
-        raise TrfError(f"round {rnd}: colour {colour_c!r} given without an opponent", line=no, column=col + 5)
+        raise TrfError(_m(gettext_noop("round %(round)s: colour %(colour)r given without an opponent"), round=rnd,
+                          colour=colour_c), line=no, column=col + 5)
     return TrfResult(rnd, opponent, colour, code, raw=cell)
 
 
-def _describe_cell(r: TrfResult | None) -> str:
+def _describe_cell(r: TrfResult | None) -> TrfMessage:
     if r is None:
-        return "no entry"
+        return _m(gettext_noop("no entry"))
     if r.opponent is None:
-        return "no opponent"
-    return f"opponent {r.opponent}" + (f" with {'white' if r.colour == 'w' else 'black'}" if r.colour else "")
+        return _m(gettext_noop("no opponent"))
+    if r.colour == "w":
+        return _m(gettext_noop("opponent %(n)s with white"), n=r.opponent)
+    if r.colour:
+        return _m(gettext_noop("opponent %(n)s with black"), n=r.opponent)
+    return _m(gettext_noop("opponent %(n)s"), n=r.opponent)
+
+
+def _quoted_code(code: str) -> str:
+    """A result code as ``repr`` shows it (``'1'``), or ``'blank'`` (translated) for a blank one."""
+    return repr(code) if code else _m(gettext_noop("'blank'"))
 
 
 def _check_pairings(t: TrfTournament, by_no: dict[int, TrfPlayer]) -> None:
@@ -716,23 +812,31 @@ def _check_pairings(t: TrfTournament, by_no: dict[int, TrfPlayer]) -> None:
             q = by_no.get(r.opponent)
             col = _FIRST_ROUND_COL + _ROUND_WIDTH * (r.round - 1)
             if q is None:
-                raise TrfError(f"round {r.round} opponent {r.opponent} does not exist (no 001 line with "
-                               "that starting number)", line=p.line, column=col)
+                raise TrfError(_m(gettext_noop("round %(round)s opponent %(opponent)s does not exist (no 001 line "
+                                               "with that starting number)"), round=r.round, opponent=r.opponent),
+                               line=p.line, column=col)
             s = q.result(r.round)
             if s is None or s.opponent != p.start_no:
-                raise TrfError(
-                    f"round {r.round}: player {p.start_no} has {_describe_cell(r)}, but player "
-                    f"{q.start_no} (line {q.line}) has {_describe_cell(s)} in round {r.round}",
-                    line=p.line, column=col)
+                raise TrfError(_m(
+                    gettext_noop("round %(round)s: player %(player)s has %(cell)s, but player %(other)s (line "
+                                 "%(other_line)s) has %(other_cell)s in round %(round)s"),
+                    round=r.round, player=p.start_no, cell=_describe_cell(r), other=q.start_no, other_line=q.line,
+                    other_cell=_describe_cell(s)), line=p.line, column=col)
             if p.start_no < q.start_no and (r.code, s.code) not in _MATCHING_CODES:
-                t.warnings.append(
-                    f"line {p.line}: round {r.round}: player {p.start_no} has result {r.code or 'blank'!r} "
-                    f"against player {q.start_no}, who has {s.code or 'blank'!r} (line {q.line})")
+                t.warnings.append(_at_line(p.line, _m(
+                    gettext_noop("round %(round)s: player %(player)s has result %(code)s against player "
+                                 "%(other)s, who has %(other_code)s (line %(other_line)s)"),
+                    round=r.round, player=p.start_no, code=_quoted_code(r.code), other=q.start_no,
+                    other_code=_quoted_code(s.code), other_line=q.line)))
             if r.colour is not None and r.colour == s.colour:
-                both = "white" if r.colour == "w" else "black"
-                raise TrfError(
-                    f"round {r.round}: player {p.start_no} and player {q.start_no} (line {q.line}) "
-                    f"both have {both}", line=p.line, column=col + 5)
+                if r.colour == "w":
+                    template = gettext_noop("round %(round)s: player %(player)s and player %(other)s (line "
+                                            "%(other_line)s) both have white")
+                else:
+                    template = gettext_noop("round %(round)s: player %(player)s and player %(other)s (line "
+                                            "%(other_line)s) both have black")
+                raise TrfError(_m(template, round=r.round, player=p.start_no, other=q.start_no, other_line=q.line),
+                               line=p.line, column=col + 5)
 
 
 # --------------------------------------------------------------------------------------------
@@ -740,6 +844,12 @@ def _check_pairings(t: TrfTournament, by_no: dict[int, TrfPlayer]) -> None:
 
 
 _NUM = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+# Templates shared by several tags of the extensions (``tag`` is e.g. "XXP", "260").
+_TAG_START_NO = gettext_noop("%(tag)s: starting number")
+_TAG_COLUMN_NOT_BLANK = gettext_noop("%(tag)s: column %(column)s should be blank but holds %(char)r")
+_TAG_FIRST_ROUND = gettext_noop("%(tag)s: first round")
+_TAG_LAST_ROUND = gettext_noop("%(tag)s: last round")
+_TAG_FORBIDDEN_TWO = gettext_noop("%(tag)s: a forbidden pair needs at least two different players")
 
 
 def _ext_number(text: str, what: str, no: int, column: int, *, integer: bool = False,
@@ -748,11 +858,15 @@ def _ext_number(text: str, what: str, no: int, column: int, *, integer: bool = F
     if value == "" and not integer:
         return 0.0
     if not (_is_number(value) if integer else _NUM.fullmatch(value)) or len(value) > MAX_NUMBER_DIGITS:
-        raise TrfError(f"{what} {value[:20]!r} is not a {'whole ' if integer else ''}number", line=no,
-                       column=column)
+        if integer:
+            template = gettext_noop("%(what)s %(value)r is not a whole number")
+        else:
+            template = gettext_noop("%(what)s %(value)r is not a number")
+        raise TrfError(_m(template, what=what, value=value[:20]), line=no, column=column)
     number = int(value) if integer else float(value)
     if positive and number < 1:
-        raise TrfError(f"{what} {value!r} must be at least 1", line=no, column=column)
+        raise TrfError(_m(gettext_noop("%(what)s %(value)r must be at least 1"), what=what, value=value), line=no,
+                       column=column)
     return number
 
 
@@ -763,10 +877,10 @@ def _ext_players(line: str, start: int, no: int, what: str) -> tuple[int, ...]:
     while i < len(line):
         field_ = line[i:i + 4]
         if field_.strip():
-            out.append(int(_ext_number(field_, f"{what}: starting number", no, i + 1, integer=True,
+            out.append(int(_ext_number(field_, _m(_TAG_START_NO, tag=what), no, i + 1, integer=True,
                                        positive=True)))
         if i + 4 < len(line) and line[i + 4] != " ":
-            raise TrfError(f"{what}: column {i + 5} should be blank but holds {line[i + 4]!r}", line=no,
+            raise TrfError(_m(_TAG_COLUMN_NOT_BLANK, tag=what, column=i + 5, char=line[i + 4]), line=no,
                            column=i + 5)
         i += 5
     return tuple(out)
@@ -797,7 +911,7 @@ def read_extensions(t: TrfTournament) -> None:
 
     def player_ok(n: int, no: int, what: str) -> int:
         if n not in known:
-            raise TrfError(f"{what}: player {n} has no 001 line", line=no)
+            raise TrfError(_m(gettext_noop("%(tag)s: player %(n)s has no 001 line"), tag=what, n=n), line=no)
         return n
 
     for line, no in zip(t.extra_lines, t.extra_line_numbers or [0] * len(t.extra_lines)):
@@ -806,51 +920,56 @@ def read_extensions(t: TrfTournament) -> None:
             continue
         if tag == "XXP":
             tokens = line[3:].split()
-            players = tuple(player_ok(int(_ext_number(x, "XXP: starting number", no, 5, integer=True,
+            players = tuple(player_ok(int(_ext_number(x, _m(_TAG_START_NO, tag="XXP"), no, 5, integer=True,
                                                         positive=True)), no, "XXP") for x in tokens)
             if len(players) < 2 or len(set(players)) != len(players):
-                raise TrfError("XXP: a forbidden pair needs at least two different players", line=no, column=5)
+                raise TrfError(_m(_TAG_FORBIDDEN_TWO, tag="XXP"), line=no, column=5)
             t.forbidden.append(TrfForbidden(players, 1, None, no, "XXP"))
         elif tag == "260":
-            first = int(_ext_number(line[4:7], "260: first round", no, 5, integer=True, positive=True))
-            last = int(_ext_number(line[8:11], "260: last round", no, 9, integer=True, positive=True))
+            first = int(_ext_number(line[4:7], _m(_TAG_FIRST_ROUND, tag="260"), no, 5, integer=True, positive=True))
+            last = int(_ext_number(line[8:11], _m(_TAG_LAST_ROUND, tag="260"), no, 9, integer=True, positive=True))
             if last < first:
-                raise TrfError(f"260: last round {last} is before first round {first}", line=no, column=9)
+                raise TrfError(_m(gettext_noop("%(tag)s: last round %(last)s is before first round %(first)s"),
+                                  tag="260", last=last, first=first), line=no, column=9)
             players = tuple(player_ok(n, no, "260") for n in _ext_players(line, 12, no, "260"))
             if len(players) < 2 or len(set(players)) != len(players):
-                raise TrfError("260: a forbidden pair needs at least two different players", line=no, column=13)
+                raise TrfError(_m(_TAG_FORBIDDEN_TWO, tag="260"), line=no, column=13)
             t.forbidden.append(TrfForbidden(players, first, last, no, "260"))
         elif tag == "XXA":
-            n = player_ok(int(_ext_number(line[4:8], "XXA: starting number", no, 5, integer=True,
+            n = player_ok(int(_ext_number(line[4:8], _m(_TAG_START_NO, tag="XXA"), no, 5, integer=True,
                                           positive=True)), no, "XXA")
             if n in t.accelerations:
-                raise TrfError(f"XXA: player {n} has a second XXA line (first on line {t.line_of['XXA ' + str(n)]})",
-                               line=no, column=5)
+                raise TrfError(_m(gettext_noop("XXA: player %(n)s has a second XXA line (first on line %(first)s)"),
+                                  n=n, first=t.line_of["XXA " + str(n)]), line=no, column=5)
             values = []
             i = 9
             while i < len(line):
-                values.append(_ext_number(line[i:i + 4], f"XXA: player {n}: round {len(values) + 1} points", no,
-                                          i + 1))
+                values.append(_ext_number(line[i:i + 4], _m(gettext_noop("XXA: player %(n)s: round %(round)s points"),
+                                                            n=n, round=len(values) + 1), no, i + 1))
                 if i + 4 < len(line) and line[i + 4] != " ":
-                    raise TrfError(f"XXA: column {i + 5} should be blank but holds {line[i + 4]!r}", line=no,
+                    raise TrfError(_m(_TAG_COLUMN_NOT_BLANK, tag="XXA", column=i + 5, char=line[i + 4]), line=no,
                                    column=i + 5)
                 i += 5
             t.accelerations[n] = values
             t.line_of[f"XXA {n}"] = no
         elif tag == "250":
             match_points = line[4:8].strip()
-            if match_points and _ext_number(match_points, "250: match points", no, 5) != 0:
-                raise TrfError("250: accelerations in match points are not supported (columns 5-8 must be blank)",
-                               line=no, column=5)
-            value = _ext_number(line[9:13], "250: game points", no, 10)
-            first = int(_ext_number(line[14:17], "250: first round", no, 15, integer=True, positive=True))
-            last = int(_ext_number(line[18:21], "250: last round", no, 19, integer=True, positive=True))
-            lo = int(_ext_number(line[22:26], "250: first player", no, 23, integer=True, positive=True))
-            hi = int(_ext_number(line[27:31], "250: last player", no, 28, integer=True, positive=True))
+            if match_points and _ext_number(match_points, _m(gettext_noop("250: match points")), no, 5) != 0:
+                raise TrfError(_m(gettext_noop("250: accelerations in match points are not supported (columns 5-8 "
+                                               "must be blank)")), line=no, column=5)
+            value = _ext_number(line[9:13], _m(gettext_noop("250: game points")), no, 10)
+            first = int(_ext_number(line[14:17], _m(_TAG_FIRST_ROUND, tag="250"), no, 15, integer=True,
+                                    positive=True))
+            last = int(_ext_number(line[18:21], _m(_TAG_LAST_ROUND, tag="250"), no, 19, integer=True, positive=True))
+            lo = int(_ext_number(line[22:26], _m(gettext_noop("250: first player")), no, 23, integer=True,
+                                 positive=True))
+            hi = int(_ext_number(line[27:31], _m(gettext_noop("250: last player")), no, 28, integer=True,
+                                 positive=True))
             if last < first or hi < lo:
-                raise TrfError("250: a range is backwards", line=no, column=15 if last < first else 23)
+                raise TrfError(_m(gettext_noop("250: a range is backwards")), line=no,
+                               column=15 if last < first else 23)
             if line[31:].strip():
-                raise TrfError("250: unexpected text after column 31", line=no, column=32)
+                raise TrfError(_m(gettext_noop("250: unexpected text after column 31")), line=no, column=32)
             for n in range(lo, hi + 1):
                 if n not in known:
                     continue
@@ -862,29 +981,31 @@ def read_extensions(t: TrfTournament) -> None:
                 t.line_of.setdefault(f"XXA {n}", no)
         elif tag.startswith("BB"):
             key = tag[2]
-            t.point_system[key] = _ext_number(line[3:], f"{tag}: points", no, 5)
+            t.point_system[key] = _ext_number(line[3:], _m(gettext_noop("%(tag)s: points"), tag=tag), no, 5)
             t.line_of[tag] = no
         elif tag == "162":
             body = line[4:]
             pairs = re.findall(r"([A-Za-z])\s*([0-9]+(?:\.[0-9]+)?)", body)
             if not pairs or re.sub(r"([A-Za-z])\s*([0-9]+(?:\.[0-9]+)?)", "", body).strip():
-                raise TrfError("162: expected pairs like 'W 1.0 D 0.5 L 0.0'", line=no, column=5)
+                raise TrfError(_m(gettext_noop("162: expected pairs like 'W 1.0 D 0.5 L 0.0'")), line=no, column=5)
             for letter, value in pairs:
                 key = {"P": "U"}.get(letter.upper(), letter.upper())
                 if key not in ("W", "D", "L", "Z", "U"):
-                    raise TrfError(f"162: {letter!r} is not a result this program scores (W D L Z P)", line=no,
-                                   column=5)
+                    raise TrfError(_m(gettext_noop("162: %(letter)r is not a result this program scores (W D L Z P)"),
+                                      letter=letter), line=no, column=5)
                 t.point_system[key] = float(value)
                 if key == "Z":
                     t.point_system["F"] = float(value)
             t.line_of["162"] = no
         elif tag == "142":
-            t.rounds_142 = int(_ext_number(line[3:], "142: number of rounds", no, 5, integer=True, positive=True))
+            t.rounds_142 = int(_ext_number(line[3:], _m(gettext_noop("142: number of rounds")), no, 5, integer=True,
+                                           positive=True))
             t.line_of["142"] = no
         elif tag == "152":
             c = line[3:].strip().upper()
             if c not in ("W", "B"):
-                raise TrfError(f"152: initial colour {c[:10]!r} is not W or B", line=no, column=5)
+                raise TrfError(_m(gettext_noop("152: initial colour %(colour)r is not W or B"), colour=c[:10]),
+                               line=no, column=5)
             t.initial_colour = c.lower()
             t.line_of["152"] = no
         elif tag == "192":
@@ -893,8 +1014,9 @@ def read_extensions(t: TrfTournament) -> None:
         elif tag == "240":
             kind = line[4:5].upper()
             if kind not in ("H", "F", "Z", "U"):
-                raise TrfError(f"240: bye type {kind!r} is not H, F, Z or U", line=no, column=5)
-            rnd = int(_ext_number(line[6:9], "240: round", no, 7, integer=True, positive=True))
+                raise TrfError(_m(gettext_noop("240: bye type %(kind)r is not H, F, Z or U"), kind=kind), line=no,
+                               column=5)
+            rnd = int(_ext_number(line[6:9], _m(gettext_noop("240: round")), no, 7, integer=True, positive=True))
             for n in _ext_players(line, 10, no, "240"):
                 t.byes.append(TrfBye(kind, rnd, player_ok(n, no, "240"), no))
 
@@ -910,7 +1032,8 @@ def unread_lines(t: TrfTournament, *, also_read: frozenset[str] = frozenset()) -
     (001, 012-132, XXR, XXC), :data:`EXTENSION_TAGS`, ``082`` when it says 0 teams, and the tags
     in ``also_read``.  Everything else is listed — team lines (``013``, ``082`` with teams,
     ``3xx``), abnormal points (``299``), other tags — so that a caller can refuse the file naming
-    the line, instead of dropping the line silently (issue 10).  Reasons are short English texts.
+    the line, instead of dropping the line silently (issue 10).  Reasons are short English texts
+    (:class:`TrfMessage`: :func:`tournaments.trf_messages.trf_text` translates them).
     """
     out: list[tuple[int, str]] = []
     for line, no in zip(t.extra_lines, t.extra_line_numbers or [0] * len(t.extra_lines)):
@@ -922,15 +1045,16 @@ def unread_lines(t: TrfTournament, *, also_read: frozenset[str] = frozenset()) -
         if tag == "082":
             if line[3:].strip() in ("", "0"):
                 continue
-            out.append((no, "team tournaments are not supported (082: number of teams)"))
+            out.append((no, _m(gettext_noop("team tournaments are not supported (082: number of teams)"))))
         elif tag in ("013",) or tag.startswith("3"):
-            out.append((no, f"team tournaments are not supported (tag {tag})"))
+            out.append((no, _m(gettext_noop("team tournaments are not supported (tag %(tag)s)"), tag=tag)))
         elif tag == "299":
-            out.append((no, "abnormal points assignments (tag 299) are not supported"))
+            out.append((no, _m(gettext_noop("abnormal points assignments (tag 299) are not supported"))))
         elif tag in ("XXR", "132") or tag in _HEADER_TAGS:
-            out.append((no, f"a second {tag} line (the first one is read)"))
+            out.append((no, _m(gettext_noop("a second %(tag)s line (the first one is read)"), tag=tag)))
         else:
-            out.append((no, f"tag {line[:3]!r} is not a TRF-16 tag or an extension this program reads"))
+            out.append((no, _m(gettext_noop("tag %(tag)r is not a TRF-16 tag or an extension this program reads"),
+                               tag=line[:3])))
     return out
 
 
@@ -950,7 +1074,7 @@ def extension_lines(t: TrfTournament) -> list[str]:
         values = t.accelerations[n]
         if any(v for v in values):
             if any(not 0 <= v <= 99.9 for v in values):
-                raise TrfError(f"XXA: player {n}: virtual points do not fit 4 columns")
+                raise TrfError(_m(gettext_noop("XXA: player %(n)s: virtual points do not fit 4 columns"), n=n))
             out.append((f"XXA {n:>4} " + " ".join(f"{v:4.1f}" for v in values)).rstrip())
     by_round: dict[tuple[str, int], list[int]] = {}
     for b in t.byes:
@@ -973,9 +1097,11 @@ def _format_cell(r: TrfResult, start_no: int) -> str:
         if again is not None and (again.opponent, again.colour, again.code) == (r.opponent, r.colour, r.code):
             return r.raw.ljust(8)
     if r.code not in RESULT_CODES:
-        raise TrfError(f"player {start_no}: round {r.round}: {r.code!r} is not a TRF result code")
+        raise TrfError(_m(gettext_noop("player %(player)s: round %(round)s: %(code)r is not a TRF result code"),
+                          player=start_no, round=r.round, code=r.code))
     if r.colour not in (None, "w", "b"):
-        raise TrfError(f"player {start_no}: round {r.round}: colour {r.colour!r} is not 'w', 'b' or None")
+        raise TrfError(_m(gettext_noop("player %(player)s: round %(round)s: colour %(colour)r is not 'w', 'b' or "
+                                       "None"), player=start_no, round=r.round, colour=r.colour))
     if r.is_blank:
         return " " * 8
     if r.opponent is None:
@@ -983,13 +1109,14 @@ def _format_cell(r: TrfResult, start_no: int) -> str:
     elif 1 <= r.opponent <= 9999:
         opp = f"{r.opponent:>4}"
     else:
-        raise TrfError(f"player {start_no}: round {r.round}: opponent {r.opponent} does not fit in 4 columns")
+        raise TrfError(_m(gettext_noop("player %(player)s: round %(round)s: opponent %(opponent)s does not fit in "
+                                       "4 columns"), player=start_no, round=r.round, opponent=r.opponent))
     return f"{opp} {r.colour or '-'} {r.code or ' '}"
 
 
 def _check_text(value: str, what: str) -> None:
     if any(c in value for c in "\r\n\t"):
-        raise TrfError(f"{what} {value!r} contains a line break or tab")
+        raise TrfError(_m(gettext_noop("%(what)s %(value)r contains a line break or tab"), what=what, value=value))
 
 
 def _clean(value: str) -> str:
@@ -1001,53 +1128,61 @@ def _fit(value: str, width: int, what: str, p: TrfPlayer, *, right: bool = False
          truncate: bool = False) -> str:
     if truncate:
         value = _clean(value)
-    _check_text(value, f"player {p.start_no}: {what}")
+    if any(c in value for c in "\r\n\t"):  # (the message is made only when needed: dump_trf's hot path)
+        _check_text(value, _m(gettext_noop("player %(player)s: %(field)s"), player=p.start_no, field=what))
     if len(value) > width:
         if not truncate:
-            raise TrfError(f"player {p.start_no}: {what} {value!r} is longer than {width} characters")
+            raise TrfError(_m(gettext_noop("player %(player)s: %(field)s %(value)r is longer than %(width)s "
+                                           "characters"), player=p.start_no, field=what, value=value, width=width))
         value = value[:width]
     return value.rjust(width) if right else value.ljust(width)
 
 
 def _format_player(p: TrfPlayer, truncate: bool = False) -> str:
     if not 1 <= p.start_no <= 9999:
-        raise TrfError(f"starting number {p.start_no} does not fit in columns 5-8")
+        raise TrfError(_m(gettext_noop("starting number %(n)s does not fit in columns 5-8"), n=p.start_no))
     rating = min(max(p.rating, 0), 9999) if truncate else p.rating
     if not 0 <= rating <= 9999:
-        raise TrfError(f"player {p.start_no}: rating {p.rating} does not fit in columns 49-52")
+        raise TrfError(_m(gettext_noop("player %(player)s: rating %(rating)s does not fit in columns 49-52"),
+                          player=p.start_no, rating=p.rating))
     if p.points is None:
         points = ""
     else:
         value = min(max(p.points, 0.0), 99.5) if truncate else p.points
         if not 0 <= value <= 99.95:
-            raise TrfError(f"player {p.start_no}: points {p.points} do not fit in columns 81-84")
+            raise TrfError(_m(gettext_noop("player %(player)s: points %(points)s do not fit in columns 81-84"),
+                              player=p.start_no, points=p.points))
         points = f"{value:.1f}"
     rank = "" if p.rank is None or (truncate and not 0 <= p.rank <= 9999) else str(p.rank)
     cut = {"truncate": truncate}
     head = (
         "001 "
         + f"{p.start_no:>4} "
-        + _fit(p.sex, 1, "sex", p, **cut)
-        + _fit(p.title, 3, "title", p, right=True, **cut) + " "
-        + _fit(p.name, 33, "name", p, **cut) + " "
+        + _fit(p.sex, 1, _F_SEX, p, **cut)
+        + _fit(p.title, 3, _F_TITLE, p, right=True, **cut) + " "
+        + _fit(p.name, 33, _F_NAME, p, **cut) + " "
         + f"{rating:04d} "
-        + _fit(p.federation, 3, "federation", p, **cut) + " "
-        + _fit(p.fide_id, 11, "FIDE id", p, right=True, **cut) + " "
-        + _fit(p.birth_date, 10, "birth date", p, **cut) + " "
-        + _fit(points, 4, "points", p, right=True) + " "
-        + _fit(rank, 4, "rank", p, right=True)
+        + _fit(p.federation, 3, _F_FEDERATION, p, **cut) + " "
+        + _fit(p.fide_id, 11, _F_FIDE_ID, p, right=True, **cut) + " "
+        + _fit(p.birth_date, 10, _F_BIRTH_DATE, p, **cut) + " "
+        + _fit(points, 4, _F_POINTS, p, right=True) + " "
+        + _fit(rank, 4, _F_RANK, p, right=True)
     )
     cells = []
     for r in p.results:
         if truncate and (r.round <= len(cells) or r.round < 1):
             continue  # a second cell for the same round: keep the first
         if r.round <= len(cells):
-            raise TrfError(f"player {p.start_no}: results are not in increasing round order "
-                           f"(round {r.round} after round {len(cells)})")
+            raise TrfError(_m(gettext_noop("player %(player)s: results are not in increasing round order "
+                                           "(round %(round)s after round %(previous)s)"),
+                              player=p.start_no, round=r.round, previous=len(cells)))
         cells.extend(" " * 8 for _ in range(len(cells) + 1, r.round))  # missing rounds: blank cells
         cells.append(_format_cell(r, p.start_no))
     line = head + ("  " + "  ".join(cells) if cells else "")
     return line.rstrip()
+
+
+_TAG_COLON = gettext_noop("tag %(tag)s:")
 
 
 def _header_line(t: TrfTournament, tag: str, truncate: bool = False) -> list[str]:
@@ -1055,7 +1190,7 @@ def _header_line(t: TrfTournament, tag: str, truncate: bool = False) -> list[str
     if tag == "112":
         deputies = [clean(d) for d in t.deputy_arbiters]
         for d in deputies:
-            _check_text(d, "tag 112:")
+            _check_text(d, _m(_TAG_COLON, tag="112"))
         return [f"112 {d}".rstrip() for d in deputies] or ["112"]
     if tag == "132":
         if not t.round_dates:
@@ -1064,7 +1199,7 @@ def _header_line(t: TrfTournament, tag: str, truncate: bool = False) -> list[str
         return [("132" + " " * (_FIRST_ROUND_COL - 4) + "  ".join(d.ljust(8) for d in dates)).rstrip()]
     value = getattr(t, _HEADER_TAGS[tag])
     value = "" if value is None else clean(str(value))
-    _check_text(value, f"tag {tag}:")
+    _check_text(value, _m(_TAG_COLON, tag=tag))
     return [f"{tag} {value}".rstrip()]
 
 
@@ -1101,7 +1236,7 @@ def dump_trf(t: TrfTournament, *, truncate: bool = False) -> str:
                                 xxc=[_clean(x) for x in t.xxc])
     players = {p.start_no: p for p in t.players}
     if len(players) != len(t.players):
-        raise TrfError("two players have the same starting number")
+        raise TrfError(_m(gettext_noop("two players have the same starting number")))
     out: list[str] = []
     emitted: set[tuple[str, int]] = set()
     first_player_at: int | None = None

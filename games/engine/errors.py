@@ -4,10 +4,18 @@ Every error is a :class:`RulesError`, itself a :class:`ValueError`: callers that
 "bad input" catch ``ValueError``; callers that want to show *which* rule was broken catch a subclass.
 Messages name the place ("ply 17: pit 3 of second player is empty", "set 3: ...", "line 12: ...")
 and, where there is one, the rule (Kural N, 003 §N, 004).
+
+Messages are English.  Those of a record check (replay, :func:`validate_record`, the notation) are
+:class:`EngineMessage` objects: the English ``str`` plus the ``template`` (marked with
+:func:`gettext_noop` for ``makemessages``) and ``params`` it was made from, so that the product can say
+them in the user's language (:mod:`games.record_messages`); ``exc.args[0]`` is the message.
 """
 from __future__ import annotations
 
 __all__ = [
+    "EngineMessage",
+    "gettext_noop",
+    "message_of",
     "RulesError",
     "InvalidPositionError",
     "UnknownVariantError",
@@ -23,6 +31,37 @@ __all__ = [
     "RecordMismatchError",
     "NotationError",
 ]
+
+
+def gettext_noop(s: str) -> str:
+    """Mark a message template for translation (``makemessages`` extracts the literal); returns it
+    unchanged — the engine stays free of Django."""
+    return s
+
+
+class EngineMessage(str):
+    """An English message (the ``str`` itself) that keeps its ``template`` (``%(name)s`` placeholders)
+    and ``params``; a parameter may itself be an :class:`EngineMessage`.  Rendered in the user's
+    language by :func:`games.record_messages.engine_text`."""
+
+    template: str
+    params: dict
+
+    def __new__(cls, template: str, /, **params: object) -> EngineMessage:
+        obj = super().__new__(cls, template % params if params else template)
+        obj.template = template
+        obj.params = params
+        return obj
+
+
+def message_of(exc: BaseException) -> str:
+    """The message an engine error was raised with (an :class:`EngineMessage` when it has one); for a
+    :class:`NotationError`, without its ``line N:`` prefix."""
+    if isinstance(exc, NotationError):
+        return exc.message
+    if isinstance(exc, RulesError) and len(exc.args) == 1 and isinstance(exc.args[0], str):
+        return exc.args[0]
+    return str(exc)
 
 
 class RulesError(ValueError):
@@ -84,4 +123,5 @@ class NotationError(RulesError):
 
     def __init__(self, message: str, line: int = 0) -> None:
         self.line = line
+        self.message = message  #: without the "line N: " prefix (an EngineMessage when made by the engine)
         super().__init__(f"line {line}: {message}" if line else message)

@@ -19,6 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from . import _core
+from .errors import EngineMessage as _m
+from .errors import gettext_noop
 from .errors import (
     IllegalMoveError,
     InvalidPositionError,
@@ -66,7 +68,7 @@ class Variant(enum.StrEnum):
             return cls(str(value).strip().lower())
         except ValueError:
             raise UnknownVariantError(
-                f"unknown variant {value!r}: expected 'federation' or 'kale'"
+                _m(gettext_noop("unknown variant %(value)r: expected 'federation' or 'kale'"), value=value)
             ) from None
 
 
@@ -296,21 +298,23 @@ def _pit_of(position: Position, pit: int | Move) -> int:
     p = position.to_move
     if isinstance(pit, Move):
         if p is not None and pit.player != p:
-            raise IllegalMoveError(
-                f"it is the {player_name(p)} player's turn, not the {player_name(pit.player)} player's"
-            )
+            raise IllegalMoveError(_m(
+                gettext_noop("it is the first player's turn, not the second player's") if p == 0
+                else gettext_noop("it is the second player's turn, not the first player's")))
         pit = pit.pit
     if p is None:
-        raise SetOverError(f"the set is already over (Kural 14)")
+        raise SetOverError(_m(gettext_noop("the set is already over (Kural 14)")))
     if pit.__class__ is not int or not 1 <= pit <= 6:
-        raise IllegalMoveError(f"pit must be a number 1..6, not {pit!r}")
+        raise IllegalMoveError(_m(gettext_noop("pit must be a number 1..6, not %(pit)r"), pit=pit))
     s = 7 * p + pit - 1
     if not position.board[s]:
         if s == position.castles[1 - p]:
-            raise IllegalMoveError(
-                f"pit {pit} of {player_name(p)} player is the {player_name(1 - p)} player's castle (004)"
-            )
-        raise IllegalMoveError(f"pit {pit} of {player_name(p)} player is empty")
+            raise IllegalMoveError(_m(
+                gettext_noop("pit %(pit)s of first player is the second player's castle (004)") if p == 0
+                else gettext_noop("pit %(pit)s of second player is the first player's castle (004)"), pit=pit))
+        raise IllegalMoveError(_m(
+            gettext_noop("pit %(pit)s of first player is empty") if p == 0
+            else gettext_noop("pit %(pit)s of second player is empty"), pit=pit))
     return s
 
 
@@ -368,13 +372,24 @@ def _move_number(m: object) -> object:
 def _ply_message(err: _core.PlyError, start_ply: int = 1) -> str:
     ply = err.ply + start_ply
     if err.reason == "over":
-        return f"ply {ply}: the set is already over after ply {ply - 1} (Kural 14)"
-    who = player_name(err.player) if err.player is not None else "?"
+        return _m(gettext_noop("ply %(ply)s: the set is already over after ply %(previous)s (Kural 14)"), ply=ply,
+                  previous=ply - 1)
+    if err.player not in (0, 1):  # the kernels always name the mover here: plain English otherwise
+        if err.reason == "range":
+            return f"ply {ply}: pit must be a number 1..6, not {err.pit!r} (? player to move)"
+        return f"ply {ply}: pit {err.pit} of ? player is empty"
+    first = err.player == 0
     if err.reason == "range":
-        return f"ply {ply}: pit must be a number 1..6, not {err.pit!r} ({who} player to move)"
-    if err.reason == "castle":
-        return f"ply {ply}: pit {err.pit} of {who} player is the {player_name(1 - err.player)} player's castle (004)"
-    return f"ply {ply}: pit {err.pit} of {who} player is empty"
+        template = (gettext_noop("ply %(ply)s: pit must be a number 1..6, not %(pit)r (first player to move)") if first
+                    else gettext_noop("ply %(ply)s: pit must be a number 1..6, not %(pit)r (second player to move)"))
+    elif err.reason == "castle":
+        template = (gettext_noop("ply %(ply)s: pit %(pit)s of first player is the second player's castle (004)")
+                    if first else
+                    gettext_noop("ply %(ply)s: pit %(pit)s of second player is the first player's castle (004)"))
+    else:
+        template = (gettext_noop("ply %(ply)s: pit %(pit)s of first player is empty") if first
+                    else gettext_noop("ply %(ply)s: pit %(pit)s of second player is empty"))
+    return _m(template, ply=ply, pit=err.pit)
 
 
 _INITIAL: dict[object, Position] = {}

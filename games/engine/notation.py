@@ -54,7 +54,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .errors import IncompleteRecordError, NotationError, RulesError
+from .errors import EngineMessage as _m
+from .errors import IncompleteRecordError, NotationError, RulesError, gettext_noop, message_of
 from .game import Variant
 from .results import SetResult, Side, set_starter
 from .validate import validate_record
@@ -64,6 +65,7 @@ __all__ = ["GameRecord", "Termination", "parse", "write", "write_record"]
 _TAG_RE = re.compile(r'^\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
 _RESULT_RE = re.compile(r"^(\d{1,2})-(\d{1,2})$")
 _KNOWN = ("Event", "Round", "White", "Black", "Set", "Starter", "Variant", "Result", "Termination")
+_PIT_RANGE = gettext_noop("move %(n)s: pit must be 1..6, not %(pit)s")
 
 
 class Termination:
@@ -91,28 +93,32 @@ class GameRecord:
         by_set = None
         if self.set_number is not None:
             if self.set_number.__class__ is not int or self.set_number < 1:
-                raise NotationError(f"set number must be a positive integer, not {self.set_number!r}", self.line)
+                raise NotationError(_m(gettext_noop("set number must be a positive integer, not %(value)r"),
+                                       value=self.set_number), self.line)
             by_set = "white" if set_starter(self.set_number) == 0 else "black"
         if self.starter is None:
             object.__setattr__(self, "starter", by_set or "white")
         elif self.starter not in ("white", "black"):
-            raise NotationError(f"starter must be 'white' or 'black', not {self.starter!r}", self.line)
+            raise NotationError(_m(gettext_noop("starter must be 'white' or 'black', not %(value)r"),
+                                   value=self.starter), self.line)
         elif by_set is not None and self.starter != by_set:
-            raise NotationError(
-                f"{self.starter} cannot start set {self.set_number}: {by_set} does (003 \"Turnuva maçı\")",
-                self.line,
-            )
+            if self.starter == "white":
+                template = gettext_noop("white cannot start set %(n)s: black does (003 \"Turnuva maçı\")")
+            else:
+                template = gettext_noop("black cannot start set %(n)s: white does (003 \"Turnuva maçı\")")
+            raise NotationError(_m(template, n=self.set_number), self.line)
         object.__setattr__(self, "variant", Variant.parse(self.variant))
         if self.result is not None:
             w, b = self.result
             if not (w.__class__ is int and b.__class__ is int and 0 <= w <= 48 and 0 <= b <= 48 and w + b == 48):
-                raise NotationError(f"result {w}-{b} must be stones summing to 48 (Kural 1)", self.line)
+                raise NotationError(_m(gettext_noop("result %(w)s-%(b)s must be stones summing to 48 (Kural 1)"),
+                                       w=w, b=b), self.line)
         if self.termination not in Termination.ALL:
-            raise NotationError(f"unknown termination {self.termination!r}", self.line)
+            raise NotationError(_m(gettext_noop("unknown termination %(value)r"), value=self.termination), self.line)
         object.__setattr__(self, "moves", tuple(self.moves))
         for n, pit in enumerate(self.moves, start=1):
             if pit.__class__ is not int or not 1 <= pit <= 6:
-                raise NotationError(f"move {n}: pit must be 1..6, not {pit!r}", self.line)
+                raise NotationError(_m(_PIT_RANGE, n=n, pit=repr(pit)), self.line)
 
     white: str = "?"
     black: str = "?"
@@ -153,7 +159,7 @@ class GameRecord:
         error chained as ``__cause__``.
         """
         if self.result is None:
-            raise NotationError("the record has no result (Result \"*\")", self.line)
+            raise NotationError(_m(gettext_noop("the record has no result (Result \"*\")")), self.line)
         first, second = self.first_second_stones  # type: ignore[misc]
         try:
             return validate_record(
@@ -171,7 +177,7 @@ class GameRecord:
                 line = self.move_lines[min(ply, len(self.move_lines)) - 1]
             elif isinstance(exc, IncompleteRecordError) and self.move_lines:  # where the moves stop
                 line = self.move_lines[-1]
-            raise NotationError(str(exc), line) from exc
+            raise NotationError(message_of(exc), line) from exc
 
 
 def _unescape(value: str) -> str:
@@ -191,10 +197,12 @@ def _parse_result(text: str, line: int) -> tuple[int, int] | None:
         return None
     m = _RESULT_RE.match(text.strip())
     if not m:
-        raise NotationError(f"Result must look like 36-12 (White-Black stones) or *, not {text!r}", line)
+        raise NotationError(_m(gettext_noop("Result must look like 36-12 (White-Black stones) or *, not %(value)r"),
+                               value=text), line)
     w, b = int(m.group(1)), int(m.group(2))
     if w + b != 48:
-        raise NotationError(f"Result {w}-{b} sums to {w + b}, not 48 stones (Kural 1)", line)
+        raise NotationError(_m(gettext_noop("Result %(w)s-%(b)s sums to %(sum)s, not 48 stones (Kural 1)"),
+                               w=w, b=b, sum=w + b), line)
     return (w, b)
 
 
@@ -208,23 +216,25 @@ class _Builder:
 
     def add_tag(self, name: str, value: str, line: int) -> None:
         if name in self.tags:
-            raise NotationError(f"tag {name} appears twice in one record", line)
+            raise NotationError(_m(gettext_noop("tag %(name)s appears twice in one record"), name=name), line)
         self.tags[name] = (value, line)
 
     def add_moves(self, text: str, line: int) -> None:
         for token in text.split():
             if self.result_token is not None:
-                raise NotationError(f"{token!r} after the result token {self.result_token[0]!r}", line)
+                raise NotationError(_m(gettext_noop("%(token)r after the result token %(result)r"), token=token,
+                                       result=self.result_token[0]), line)
             if token.isdigit():
                 pit = int(token)
                 if not 1 <= pit <= 6:
-                    raise NotationError(f"move {len(self.moves) + 1}: pit must be 1..6, not {token}", line)
+                    raise NotationError(_m(_PIT_RANGE, n=len(self.moves) + 1, pit=token), line)
                 self.moves.append(pit)
                 self.move_lines.append(line)
             elif token == "*" or _RESULT_RE.match(token):
                 self.result_token = (token, line)
             else:
-                raise NotationError(f"move {len(self.moves) + 1}: {token!r} is not a pit number 1..6", line)
+                raise NotationError(_m(gettext_noop("move %(n)s: %(token)r is not a pit number 1..6"),
+                                       n=len(self.moves) + 1, token=token), line)
 
     def build(self) -> GameRecord:
         tags = self.tags
@@ -236,23 +246,23 @@ class _Builder:
             return tags[name][1] if name in tags else self.line
 
         if "Result" not in tags:
-            raise NotationError("the record has no [Result] tag", self.line)
+            raise NotationError(_m(gettext_noop("the record has no [Result] tag")), self.line)
         result = _parse_result(get("Result"), line_of("Result"))
         if self.result_token is not None:
             token, tline = self.result_token
             if _parse_result(token, tline) != result:
-                raise NotationError(
-                    f"result token {token} differs from the Result tag {get('Result')!r}", tline
-                )
+                raise NotationError(_m(gettext_noop("result token %(token)s differs from the Result tag %(tag)r"),
+                                       token=token, tag=get("Result")), tline)
         try:
             variant = Variant.parse(get("Variant", "federation"))
         except RulesError as exc:
-            raise NotationError(str(exc), line_of("Variant")) from None
+            raise NotationError(message_of(exc), line_of("Variant")) from None
         set_number = None
         if "Set" in tags:
             text = get("Set").strip()
             if not text.isdigit() or int(text) < 1:
-                raise NotationError(f"Set must be a positive number, not {get('Set')!r}", line_of("Set"))
+                raise NotationError(_m(gettext_noop("Set must be a positive number, not %(value)r"), value=get("Set")),
+                                    line_of("Set"))
             set_number = int(text)
         white, black = get("White", "?"), get("Black", "?")
         by_set = None if set_number is None else ("white" if set_starter(set_number) == 0 else "black")
@@ -264,15 +274,16 @@ class _Builder:
             if value == black or value.lower() == "black":
                 candidates.add("black")
             if not candidates:
-                raise NotationError(
-                    f"Starter {value!r} is neither White {white!r} nor Black {black!r}", line_of("Starter")
-                )
+                raise NotationError(_m(gettext_noop("Starter %(value)r is neither White %(white)r nor Black %(black)r"),
+                                       value=value, white=white, black=black), line_of("Starter"))
             if by_set is not None and by_set not in candidates:
-                raise NotationError(
-                    f"Starter {value!r} contradicts Set {set_number}: set {set_number} is started by "
-                    f"{by_set.capitalize()} (003 \"Turnuva maçı\")",
-                    line_of("Starter"),
-                )
+                if by_set == "white":
+                    template = gettext_noop("Starter %(value)r contradicts Set %(n)s: set %(n)s is started by White "
+                                            "(003 \"Turnuva maçı\")")
+                else:
+                    template = gettext_noop("Starter %(value)r contradicts Set %(n)s: set %(n)s is started by Black "
+                                            "(003 \"Turnuva maçı\")")
+                raise NotationError(_m(template, value=value, n=set_number), line_of("Starter"))
             starter = next(iter(candidates)) if len(candidates) == 1 else (by_set or "white")
         else:
             starter = by_set or "white"
@@ -280,12 +291,13 @@ class _Builder:
         if termination not in Termination.ALL:
             if termination in ("agreed", "draw", "agreed_draw"):
                 raise NotationError(
-                    "there are no agreed draws (Kural 14.6): Termination must be completed, "
-                    "first_withdrew or second_withdrew",
+                    _m(gettext_noop("there are no agreed draws (Kural 14.6): Termination must be completed, "
+                                    "first_withdrew or second_withdrew")),
                     line_of("Termination"),
                 )
             raise NotationError(
-                f"Termination must be completed, first_withdrew or second_withdrew, not {termination!r}",
+                _m(gettext_noop("Termination must be completed, first_withdrew or second_withdrew, not %(value)r"),
+                   value=termination),
                 line_of("Termination"),
             )
         extra = tuple((k, v) for k, (v, _) in tags.items() if k not in _KNOWN)
@@ -323,7 +335,8 @@ def parse(text: str, *, validate: bool = False) -> list[GameRecord]:
         if line.startswith("["):
             m = _TAG_RE.match(line)
             if not m:
-                raise NotationError(f'malformed tag pair {line!r}: expected [Name "value"]', lineno)
+                raise NotationError(_m(gettext_noop('malformed tag pair %(line)r: expected [Name "value"]'), line=line),
+                                    lineno)
             if current is not None and (current.moves or current.result_token):
                 records.append(current.build())
                 current = None
@@ -332,7 +345,8 @@ def parse(text: str, *, validate: bool = False) -> list[GameRecord]:
             current.add_tag(m.group(1), _unescape(m.group(2)), lineno)
         else:
             if current is None:
-                raise NotationError("move text before any tag pair (a record starts with its tags)", lineno)
+                raise NotationError(_m(gettext_noop("move text before any tag pair (a record starts with its tags)")),
+                                    lineno)
             current.add_moves(line, lineno)
     if current is not None:
         records.append(current.build())

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .errors import IncompleteRecordError, RecordMismatchError, WithdrawalTooEarlyError
+from .errors import EngineMessage as _m
+from .errors import IncompleteRecordError, RecordMismatchError, WithdrawalTooEarlyError, gettext_noop
 from .game import Move, Position, Variant, replay
 from .results import DECIDING_STONES, SetResult, Side, set_result
 
@@ -39,26 +40,32 @@ def validate_record(
     s1, s2 = final.stores
     if withdrawn_by is None:
         if not final.is_over:
-            raise IncompleteRecordError(
-                f"record ends before the set is over at ply {plies} "
-                f"(stores {s1}-{s2}, {48 - s1 - s2} stones still in the pits)"
-            )
+            raise IncompleteRecordError(_m(
+                gettext_noop("record ends before the set is over at ply %(ply)s (stores %(s1)s-%(s2)s, %(left)s "
+                             "stones still in the pits)"),
+                ply=plies, s1=s1, s2=s2, left=48 - s1 - s2))
         result = set_result(s1, s2)
     else:
         if final.is_over:
-            raise RecordMismatchError(
-                f"the record claims the {withdrawn_by} player withdrew, but the set is already over "
-                f"at ply {plies} ({s1}-{s2})"
-            )
+            if withdrawn_by == "first":
+                template = gettext_noop("the record claims the first player withdrew, but the set is already over "
+                                        "at ply %(ply)s (%(s1)s-%(s2)s)")
+            elif withdrawn_by == "second":
+                template = gettext_noop("the record claims the second player withdrew, but the set is already over "
+                                        "at ply %(ply)s (%(s1)s-%(s2)s)")
+            else:  # not a side (set_result refuses it): plain English
+                raise RecordMismatchError(f"the record claims the {withdrawn_by} player withdrew, but the set is "
+                                          f"already over at ply {plies} ({s1}-{s2})")
+            raise RecordMismatchError(_m(template, ply=plies, s1=s1, s2=s2))
         if max(s1, s2) < DECIDING_STONES:
-            raise WithdrawalTooEarlyError(
-                f"withdrawal after ply {plies} at stores {s1}-{s2}: nobody has 25 stones yet (Kural 14.5.2)"
-            )
+            raise WithdrawalTooEarlyError(_m(
+                gettext_noop("withdrawal after ply %(ply)s at stores %(s1)s-%(s2)s: nobody has 25 stones yet "
+                             "(Kural 14.5.2)"), ply=plies, s1=s1, s2=s2))
         result = set_result(s1, s2, withdrawn_by)
     if (result.first, result.second) != (first_stones, second_stones):
-        err = RecordMismatchError(
-            f"stones {result.first}-{result.second} differ from the record's {first_stones}-{second_stones}"
-        )
+        err = RecordMismatchError(_m(
+            gettext_noop("stones %(p1)s-%(p2)s differ from the record's %(c1)s-%(c2)s"),
+            p1=result.first, p2=result.second, c1=first_stones, c2=second_stones))
         err.played = (result.first, result.second)  # what the moves give, first mover first
         err.claimed = (first_stones, second_stones)  # what was stated, first mover first
         raise err

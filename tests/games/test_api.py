@@ -13,7 +13,8 @@ RECORD_25_18 = " ".join(RECORD_28_20.split()[:21])
 
 
 def post(body):
-    return APIClient().post(URL, body, format="json")
+    """The messages are in the request's language (Turkish by default): ask for the English ones."""
+    return APIClient(HTTP_ACCEPT_LANGUAGE="en").post(URL, body, format="json")
 
 
 def body(moves, first, second, withdrawn_by=None, variant="federation"):
