@@ -21,16 +21,17 @@ def crosstable_pdf_task(tournament_id: int, lang: str = "tr") -> str:
 
 
 @shared_task(name="tournaments.import_trf", **JOB_OPTIONS)
-def import_trf_task(import_id: int, lang: str | None = None) -> dict:
+def import_trf_task(import_id: int, lang: str | None = None, options: dict | None = None) -> dict:
     """Run the queued :class:`tournaments.models.TrfImport` ``import_id`` (``trf_io.trf_import_run``:
-    ``trf_io.tournament_import_trf`` in one transaction), its messages in ``lang`` (the importer's).
+    ``trf_io.tournament_import_trf`` in one transaction), its messages in ``lang`` (the importer's),
+    with the import ``options`` chosen at upload (system, publish, player matches).
 
     Returns ``{"status", "tournament", "error"}`` (``tournament`` is the new slug or None).
     """
     from tournaments.trf_io import trf_import_run  # trf_io sends this task: imported here, not at the top
 
     with translation.override(lang or translation.get_language()):
-        row = trf_import_run(import_id=import_id)
+        row = trf_import_run(import_id=import_id, options=options)
     return {"status": row.status, "tournament": row.tournament.slug if row.tournament else None, "error": row.error}
 
 

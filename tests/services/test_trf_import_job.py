@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
 def _big_file(n: int) -> bytes:
-    lines = ["012 Servis Büyük Açık"] + [
+    lines = ["012 Servis Büyük Açık", "092 Individual: Swiss-System"] + [
         f"001 {k:>4} m    Servis, Oyuncu {k:<18} 1500 TUR {700000 + k:>11}             0.0" for k in range(1, n + 1)
     ]
     return "\n".join(lines).encode("utf-8")

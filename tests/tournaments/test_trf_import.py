@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.utils import translation
 
 from federation.errors import ValidationFailed
 from tests.shared_data import shared_glob
@@ -42,7 +43,8 @@ def test_computed_points_equal_the_points_column(path):
 
 def test_blank_bye_codes_are_inferred_and_reported():
     path = SAMPLE_DIR / "national_juniors_2011.trf"
-    report = tournament_import_trf(data=path.read_bytes(), source=path.name)
+    with translation.override("en"):
+        report = tournament_import_trf(data=path.read_bytes(), source=path.name)
     # player 4, round 1: "0000 -" with a blank code; the points column (3.0) makes it ½
     assert any("start no 4, round 1" in n and "0.5" in n for n in report.notes)
     bye = Match.objects.get(round__tournament=report.tournament, round__number=1, white__start_no=4)
@@ -83,7 +85,7 @@ def test_a_bad_line_imports_nothing_and_names_the_line():
     text = (SAMPLE_DIR / "autumn_congress_2018_major.trf").read_text(encoding="utf-8").splitlines()
     i = next(n for n, line in enumerate(text) if line.startswith("001    5"))
     text[i] = text[i][:98] + "X" + text[i][99:]
-    with pytest.raises(ValidationFailed) as err:
+    with translation.override("en"), pytest.raises(ValidationFailed) as err:
         tournament_import_trf(data="\n".join(text).encode(), source="bad.trf")
     assert f"line {i + 1}" in err.value.message and err.value.field == "file"
     assert (Tournament.objects.count(), Match.objects.count()) == before
@@ -92,7 +94,8 @@ def test_a_bad_line_imports_nothing_and_names_the_line():
 def test_import_command_prints_the_slug_last_and_reports_inferences(capsys):
     path = SAMPLE_DIR / "spring_open_2011_masters.trf"
     out = io.StringIO()
-    call_command("import_trf", str(path), stdout=out)
+    with translation.override("en"):
+        call_command("import_trf", str(path), stdout=out)
     slug = out.getvalue().strip().splitlines()[-1]
     t = Tournament.objects.get(slug=slug)
     assert t.name == "Spring Open 2011 - Masters" and t.entries.count() == 34
@@ -145,7 +148,7 @@ def test_contradictory_results_are_refused_naming_both_lines():
     i = next(n for n, line in enumerate(lines) if line.startswith("001    1 "))
     assert lines[i][91:99] == "  25 b 1"
     lines[i] = lines[i][:98] + "0" + lines[i][99:]
-    with pytest.raises(ValidationFailed) as err:
+    with translation.override("en"), pytest.raises(ValidationFailed) as err:
         tournament_import_trf(data="\n".join(lines).encode(), source="contra.trf")
     assert f"line {i + 1}" in err.value.message and "must agree" in err.value.message
     assert Tournament.objects.count() == before
@@ -154,6 +157,7 @@ def test_contradictory_results_are_refused_naming_both_lines():
 def test_importing_the_same_file_twice_says_so():
     path = SAMPLE_DIR / "autumn_congress_2018_major.trf"
     first = tournament_import_trf(data=path.read_bytes(), source=path.name).tournament
-    again = tournament_import_trf(data=path.read_bytes(), source=path.name)
+    with translation.override("en"):
+        again = tournament_import_trf(data=path.read_bytes(), source=path.name)
     assert again.tournament.slug == f"{first.slug}-2"
     assert again.notes[0].startswith("a tournament named 'Autumn Congress 2018 - Major' already exists")

@@ -43,7 +43,7 @@ def _error(r) -> dict:
 
 
 def _many_players(n: int) -> bytes:
-    lines = ["012 Büyük Açık 2026"] + [
+    lines = ["012 Büyük Açık 2026", "092 Individual: Swiss-System"] + [
         f"001 {k:>4} m    Oyuncu, No {k:<22} 1500 TUR {800000 + k:>11}             0.0" for k in range(1, n + 1)
     ]
     return "\n".join(lines).encode("utf-8")

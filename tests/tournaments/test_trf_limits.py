@@ -137,8 +137,9 @@ def test_zero_fide_ids_mean_no_id_and_are_not_duplicates():
 
 
 def test_generated_federation_ids_of_a_second_import_do_not_collide():
-    """Lines without a FIDE id get ``<slug[:12]>-<start no>``; importing such a file twice used to
-    create that id again (unique constraint → 500)."""
+    """Lines without a FIDE id get ``T<tournament id>-<start no>``; importing such a file twice used to
+    create an id again (unique constraint → 500). The second import reuses the players of the first
+    (same names and codes); refusing the matches registers new players, under new ids."""
     lines = _lines()
     for i, line in enumerate(lines):
         if line.startswith("001"):
@@ -147,8 +148,17 @@ def test_generated_federation_ids_of_a_second_import_do_not_collide():
     first = _post(text)
     second = _post(text)
     assert (first.status_code, second.status_code) == (201, 201), second.content[:300]
-    assert Player.objects.filter(federation_id__startswith="autumn-congr-").count() == 23
+    first_t = Tournament.objects.get(slug=first.json()["slug"])
+    assert Player.objects.filter(federation_id__startswith=f"T{first_t.pk}-").count() == 23
     assert Entry.objects.filter(tournament__slug=second.json()["slug"]).values("player").distinct().count() == 23
+    assert Player.objects.count() == 23  # matched, not duplicated
+    client = APIClient(HTTP_ACCEPT_LANGUAGE="en", raise_request_exception=False)
+    client.force_authenticate(organiser(username="trf-limits-2"))
+    third = client.post("/api/tournaments/import-trf/", {
+        "file": SimpleUploadedFile("limits.trf", text.encode(), content_type="text/plain"),
+        "match_players": "false"}, format="multipart")
+    assert third.status_code == 201, third.content[:300]
+    assert Player.objects.count() == 46 and Player.objects.values("federation_id").distinct().count() == 46
 
 
 @pytest.mark.parametrize("char", ["\x00", "\x07", "\x1b", "\x7f", "\u2028"])
