@@ -141,7 +141,7 @@ def _fill_history_row(sender, instance, history_instance, **kwargs):
         history_instance.audit_action_id = uuid.uuid4().hex
     name = type(instance).__name__
     tid = None
-    if name in ("Tournament", "Entry", "Round", "TournamentRole"):
+    if name in ("Tournament", "Entry", "Round", "TournamentRole", "ForbiddenPair"):
         tid = _tournament_id_of(instance)  # the row names it: no query
     elif name in ("Match", "SetResult", "Absence"):
         # inside a tournament's action the context names it (no query per row on the result-entry path)

@@ -10,13 +10,15 @@ does), so cached outputs keyed on it — the crosstable PDFs — are built again
 """
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin
 from django.db.models import Count, F
 from django.utils.translation import gettext_lazy as _
 
 from federation.admin import ReadOnlyAdminMixin, TurkishSearchAdmin, TurkishSearchHistoryAdmin
 from tournaments.models import (
-    Absence, CoinToss, Entry, Match, PairingChange, Round, SetResult, Tournament, TournamentRole, TrfImport,
+    Absence, CoinToss, Entry, ForbiddenPair, Match, PairingChange, Round, SetResult, Tournament, TournamentRole,
+    TrfImport,
 )
 
 
@@ -82,19 +84,14 @@ class TournamentAdmin(TurkishSearchHistoryAdmin):
         "standings_round", "archived_at",
     )
     #: fixed once round 1 is paired: they decide pairings and scores (change them through the product)
-    STRUCTURAL = ("system", "rounds_total", "double_round_robin", "sets_per_match", "variant", "tiebreaks", "bye_points")
-
-    def get_readonly_fields(self, request, obj=None):
-        fields = tuple(super().get_readonly_fields(request, obj))
-        if obj is not None and obj.rounds.exists():
-            fields += self.STRUCTURAL
-        return fields
+    STRUCTURAL = ("system", "rounds_total", "double_round_robin", "second_cycle_swap", "sets_per_match", "variant",
+                  "tiebreaks", "bye_points", "acceleration")
 
     fieldsets = (
         (None, {"fields": ("name", "slug", "status", "start_date", "end_date", "venue", "city", "chief_arbiter",
                            "time_control")}),
-        (None, {"fields": ("system", "rounds_total", "double_round_robin", "sets_per_match", "variant", "tiebreaks",
-                           "bye_points")}),
+        (None, {"fields": ("system", "rounds_total", "double_round_robin", "second_cycle_swap", "sets_per_match",
+                           "variant", "acceleration", "tiebreaks", "tiebreak_rules", "bye_points")}),
         (None, {"fields": ("standings_published_at", "standings_round", "archived_at", "imported_from_trf",
                            "created_at", "created_by", "version")}),
     )
@@ -111,7 +108,12 @@ class TournamentAdmin(TurkishSearchHistoryAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         fields = tuple(super().get_readonly_fields(request, obj))
-        return fields + ("slug",) if obj is not None else fields  # pages and files link to the slug
+        if obj is None:
+            return fields
+        fields += ("slug",)  # pages and files link to the slug
+        if obj.rounds.exists():
+            fields += self.STRUCTURAL
+        return fields
 
     def save_model(self, request, obj, form, change):
         if not change and obj.created_by_id is None:
@@ -300,6 +302,45 @@ class AbsenceAdmin(TouchesTournamentMixin, TurkishSearchHistoryAdmin):
     @admin.display(description=_("Tournament"), ordering="entry__tournament__name")
     def tournament(self, obj):
         return obj.entry.tournament
+
+    def save_model(self, request, obj, form, change):
+        if not change and obj.created_by_id is None:
+            obj.created_by = request.user
+        super().save_model(request, obj, form, change)
+
+
+class ForbiddenPairAdminForm(forms.ModelForm):
+    """The two entries in either order (stored with the lower id first), of the chosen tournament."""
+
+    class Meta:
+        model = ForbiddenPair
+        fields = ("tournament", "first", "second", "first_round", "last_round", "reason")
+
+    def clean(self):
+        data = super().clean()
+        t, a, b = data.get("tournament"), data.get("first"), data.get("second")
+        if a is not None and b is not None:
+            if a.pk == b.pk:
+                self.add_error("second", _("Choose two different players."))
+            elif t is not None and (a.tournament_id != t.pk or b.tournament_id != t.pk):
+                self.add_error("second", _("Choose a player of this tournament."))
+            elif a.pk > b.pk:
+                data["first"], data["second"] = b, a  # before the model's constraints are checked
+        return data
+
+
+@admin.register(ForbiddenPair)
+class ForbiddenPairAdmin(TouchesTournamentMixin, TurkishSearchHistoryAdmin):
+    """Players who must not be paired with each other (the organiser's page checks the rounds already
+    paired; here staff may correct any row)."""
+
+    form = ForbiddenPairAdminForm
+    list_display = ("tournament", "first", "second", "first_round", "last_round", "reason", "created_by")
+    list_select_related = ("tournament", "first__player", "second__player", "created_by")
+    search_fields = ("tournament__name", "first__player__last_name", "first__player__first_name",
+                     "second__player__last_name", "second__player__first_name", "reason")
+    autocomplete_fields = ("tournament", "first", "second")
+    readonly_fields = ("created_at", "created_by")
 
     def save_model(self, request, obj, form, change):
         if not change and obj.created_by_id is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import django_filters
 from django import forms
+from django.db.models import Max
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import get_language
@@ -28,7 +29,7 @@ from federation.errors import NotFound, ValidationFailed
 from federation.models import Player
 from tournaments import access, history, publication, selectors, services, trf_io
 from tournaments import serializers as s
-from tournaments.models import Entry, Match, Round, Tournament
+from tournaments.models import Entry, ForbiddenPair, Match, Round, Tournament
 
 TAG = ["tournaments"]
 _errors = error_responses
@@ -149,7 +150,9 @@ class TournamentDetailApi(APIView):
         operation_id="tournaments_update", tags=TAG, request=s.TournamentUpdateInputSerializer,
         responses={200: s.TournamentDetailOutputSerializer, **_errors(400, 401, 403, 404, 409)},
         description="Edit settings (organisers): name, dates, venue, city, chief arbiter, time control, "
-        "tie-breaks (until round 1 is paired; staff later too), number of rounds. Recorded in the history.",
+        "tie-breaks (until round 1 is paired; staff later too), number of rounds, accelerated pairing (until "
+        "round 1 is paired, FIDE C.04.5.1), tie-break rules text (any time), second-cycle swap of a double "
+        "round robin (until a round it decides is paired). Recorded in the history.",
     )
     def patch(self, request, slug: str):
         t = _tournament(slug, request.user)
@@ -231,12 +234,19 @@ class TournamentImportTrfApi(APIView):
     @extend_schema(
         operation_id="tournaments_import_trf", tags=TAG,
         request={"multipart/form-data": s.TrfImportInputSerializer},
-        responses={201: s.ImportOutputSerializer, 202: s.TrfImportJobSerializer, **_errors(400, 403, 503)},
+        responses={201: s.ImportOutputSerializer, 200: s.ImportOutputSerializer, 202: s.TrfImportJobSerializer,
+                   **_errors(400, 403, 503)},
         description=(
             'A file that cannot be read → 400 with field "file" and the line number in the message; a file '
-            'larger than TRF_MAX_UPLOAD_BYTES (2 MB) → 400 with field "file". A file of more than 2,000 '
-            "players or 200,000 result cells is imported by a job: 202 with the job's id and status_url "
-            "(GET /api/tournaments/import-trf/<job>/); 503 when the job queue cannot be reached."
+            'larger than TRF_MAX_UPLOAD_BYTES (2 MB) → 400 with field "file"; a file without a 092 line (or one '
+            'saying neither Swiss nor round robin) and no "system" → 400 with field "system". A file of more '
+            "than 2,000 players or 200,000 result cells is imported by a job: 202 with the job's id and "
+            "status_url (GET /api/tournaments/import-trf/<job>/); 503 when the job queue cannot be reached. "
+            '"dry_run": 200 with the report of what would be imported (proposed player matches, notes), '
+            "nothing saved; a file that needs a job cannot be previewed (400). Lines without a FIDE id are "
+            'matched to known players (same name, birth year and code) unless "match_players" is false; '
+            '"player_matches" decides per line. A finished event\'s standings are published unless "publish" '
+            "is false."
         ),
     )
     def post(self, request):
@@ -247,22 +257,32 @@ class TournamentImportTrfApi(APIView):
         access.require(access.can_create_tournament(request.user), _("Only organisers can import tournaments."))
         upload = data["file"]
         content = trf_io.read_upload(upload)
+        options = {"system": data["system"] or None, "publish": data["publish"],
+                   "match_players": data["match_players"], "player_matches": data["player_matches"]}
         if trf_io.needs_job(content):
+            if data["dry_run"]:
+                raise ValidationFailed(_("A file this big is imported by a job and cannot be previewed; import it "
+                                         "and delete the tournament if it is wrong."), field="dry_run")
             row = trf_io.trf_import_queue(
-                data=content, source=upload.name or "upload.trf", user=request.user, name=data["name"] or None
+                data=content, source=upload.name or "upload.trf", user=request.user, name=data["name"] or None,
+                **options,
             )
             out = {"job": row.id, "status": row.status,
                    "status_url": reverse("api-tournament-import-trf-status", args=[row.id])}
             return Response(s.TrfImportJobSerializer(out).data, status=status.HTTP_202_ACCEPTED)
         report = trf_io.tournament_import_trf(
-            data=content, source=upload.name or "upload.trf", user=request.user, name=data["name"] or None
+            data=content, source=upload.name or "upload.trf", user=request.user, name=data["name"] or None,
+            dry_run=data["dry_run"], **options,
         )
         t = report.tournament
         out = {
-            "slug": t.slug, "name": t.name, "rounds": t.rounds.count(), "entries": t.entries.count(),
-            "notes": report.notes,
+            "slug": None if report.dry_run else t.slug, "name": t.name, "system": t.system, "status": t.status,
+            "published": t.standings_published_at is not None, "dry_run": report.dry_run,
+            "rounds": report.rounds, "entries": report.entries, "notes": report.notes,
+            "players": [p.as_dict() for p in report.players],
         }
-        return Response(s.ImportOutputSerializer(out).data, status=status.HTTP_201_CREATED)
+        return Response(s.ImportOutputSerializer(out).data,
+                        status=status.HTTP_200_OK if report.dry_run else status.HTTP_201_CREATED)
 
 
 class TournamentImportTrfStatusApi(APIView):
@@ -517,9 +537,14 @@ class StandingsApi(APIView):
             table = selectors.tournament_standings(tournament=t, public_only=True, lang=lang)
         else:
             raise NotFound(_("The standings are not published yet."))
+        with translation.override(lang):
+            rules_text = selectors.tiebreak_rules_text(table.tiebreak_rules)
         out = {
             "rounds": table.rounds,
             "published_at": t.standings_published_at,
+            "tiebreak_rules": table.tiebreak_rules,
+            "tiebreak_rules_text": rules_text,
+            "official_ranks_differ": table.official_ranks_differ,
             "tiebreaks": [{"key": k, "label": label} for k, label in zip(table.tiebreak_keys, table.tiebreak_labels)],
             "rows": selectors.standings_as_dicts(table),
         }
@@ -536,3 +561,88 @@ class StandingsPublishApi(APIView):
     def post(self, request, slug: str):
         t = services.standings_publish(tournament=_tournament(slug, request.user), user=request.user)
         return Response(s.StandingsPublishOutputSerializer(t).data)
+
+
+# --------------------------------------------------------------------------------------------
+# Forbidden pairs (organisers only)
+# --------------------------------------------------------------------------------------------
+
+
+def _organised(slug: str, request) -> Tournament:
+    """The tournament for its organisers: 401 for anonymous users, 404 when hidden, 403 for others."""
+    if not request.user.is_authenticated:
+        raise drf_exceptions.NotAuthenticated()
+    t = _tournament(slug, request.user)
+    access.require(access.can_organise(request.user, t), _("Only the organiser can change forbidden pairs."))
+    return t
+
+
+def _forbidden_pairs(t: Tournament):
+    return t.forbidden_pairs.select_related("first__player", "second__player", "created_by").order_by(
+        "first_round", "first__start_no", "second__start_no"
+    )
+
+
+class ForbiddenPairListApi(APIView):
+    """Players who must not be paired with each other in a range of rounds (Swiss; organisers only)."""
+
+    @extend_schema(
+        operation_id="forbidden_pairs_list", tags=TAG,
+        responses={200: s.ForbiddenPairOutputSerializer(many=True), **_errors(401, 403, 404)},
+        description="The tournament's forbidden pairs, by first round (organisers of the event and staff).",
+    )
+    def get(self, request, slug: str):
+        t = _organised(slug, request)
+        return Response(s.ForbiddenPairOutputSerializer(_forbidden_pairs(t), many=True).data)
+
+    @extend_schema(
+        operation_id="forbidden_pairs_create", tags=TAG, request=s.ForbiddenPairInputSerializer,
+        responses={201: s.ForbiddenPairOutputSerializer, **_errors(400, 401, 403, 404, 409)},
+        description=(
+            "Forbid pairing two players (starting numbers) in rounds first_round..last_round (null: to the "
+            "end). A paired round never changes: first_round defaults to the next round to pair, and a range "
+            'over a paired round is a 400 with field "first_round" or "last_round". The same player twice or an '
+            'unknown starting number: 400 with field "second" / "first". A round robin, a finished event or an '
+            "overlapping pair of the same players: 409. Recorded in the history."
+        ),
+        examples=[OpenApiExample("Siblings in rounds 1-3", request_only=True,
+                                 value={"first": 3, "second": 8, "first_round": 1, "last_round": 3,
+                                        "reason": "kardeşler"})],
+    )
+    def post(self, request, slug: str):
+        t = _organised(slug, request)
+        data = validated_input(s.ForbiddenPairInputSerializer, request.data)
+        found = {}
+        for key in ("first", "second"):
+            found[key] = t.entries.filter(start_no=data[key]).select_related("player").first()
+            if found[key] is None:
+                raise ValidationFailed(_("No entry with starting number %(n)d.") % {"n": data[key]}, field=key)
+        first, second = found["first"], found["second"]
+        first_round = data["first_round"]
+        if first_round is None:
+            first_round = min((t.rounds.aggregate(m=Max("number"))["m"] or 0) + 1, t.rounds_total)
+        pair = services.forbidden_pair_add(
+            tournament=t, first=first, second=second, first_round=first_round, last_round=data["last_round"],
+            reason=data["reason"], user=request.user,
+        )
+        pair = _forbidden_pairs(t).get(pk=pair.pk)
+        return Response(s.ForbiddenPairOutputSerializer(pair).data, status=status.HTTP_201_CREATED)
+
+
+class ForbiddenPairDetailApi(APIView):
+    """One forbidden pair (organisers only)."""
+
+    @extend_schema(
+        operation_id="forbidden_pairs_destroy", tags=TAG, request=s.ReasonInputSerializer,
+        responses={204: None, **_errors(400, 401, 403, 404)},
+        description="Remove a forbidden pair: the next rounds may pair the two players again (paired rounds stay). "
+        "Recorded in the history with the optional reason.",
+    )
+    def delete(self, request, slug: str, pair_id: int):
+        t = _organised(slug, request)
+        pair = ForbiddenPair.objects.filter(tournament=t, pk=pair_id).first()
+        if pair is None:
+            raise NotFound(_("No forbidden pair %(id)d in this tournament.") % {"id": pair_id})
+        data = validated_input(s.ReasonInputSerializer, request.data)
+        services.forbidden_pair_remove(pair=pair, user=request.user, reason=data["reason"])
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -20,7 +20,7 @@ class TournamentForm(forms.ModelForm):
         model = Tournament
         fields = [
             "name", "start_date", "end_date", "city", "venue", "system", "rounds_total",
-            "double_round_robin", "sets_per_match", "variant",
+            "double_round_robin", "second_cycle_swap", "sets_per_match", "variant", "acceleration", "tiebreak_rules",
         ]
         widgets = {
             "start_date": forms.DateInput(attrs={"type": "date"}),
@@ -39,6 +39,11 @@ class TournamentForm(forms.ModelForm):
             )
         self.fields["rounds_total"].widget.attrs.update({"min": 1, "max": 99, "inputmode": "numeric"})
         self.fields["rounds_total"].help_text = _("For a round robin the pairing sets it from the number of players.")
+        self.fields["acceleration"].choices = ACCELERATION_CHOICES
+        self.fields["acceleration"].help_text = ACCELERATION_HELP
+        self.fields["tiebreak_rules"].help_text = TIEBREAK_RULES_HELP
+        for name in ("acceleration", "tiebreak_rules"):  # blank: the model's default
+            self.fields[name].required = False
 
     def clean(self):
         data = super().clean()
@@ -48,7 +53,19 @@ class TournamentForm(forms.ModelForm):
         if repeated:
             self.add_error(None, _("Tie-break %(key)s is listed twice.") % {"key": tiebreak_label(repeated[0], self.lang)})
         data["tiebreak_order"] = keys
+        data["acceleration"] = data.get("acceleration") or Tournament.Acceleration.NONE
+        data["tiebreak_rules"] = data.get("tiebreak_rules") or Tournament.TiebreakRules.AUTO
         return data
+
+
+ACCELERATION_CHOICES = [
+    (Tournament.Acceleration.NONE, _("none")),
+    (Tournament.Acceleration.BAKU, _("Baku acceleration (FIDE C.04.5.1)")),
+]
+ACCELERATION_HELP = _("Swiss only. Decided before round 1 is paired: the top half of the field gets virtual points "
+                      "for pairing in the first rounds (they never count in the standings).")
+TIEBREAK_RULES_HELP = _("Which FIDE C.07 text the tie-breaks follow. By the event's dates: the 1 March 2026 "
+                        "amendment for events starting on or after that day, the 2023 text before.")
 
 
 class EntriesForm(forms.Form):
@@ -69,16 +86,37 @@ class PlayerRegisterForm(forms.ModelForm):
 
 
 class TrfUploadForm(forms.Form):
-    """Upload a TRF file (FIDE TRF-16, UTF-8 or Latin-1)."""
+    """Upload a TRF file (FIDE TRF-16, UTF-8 or Latin-1) with the import's options.
 
-    file = forms.FileField(label=_("TRF file"))
+    ``upload`` is the token of a file uploaded before (a preview, or a refusal that only asks for the
+    system): the file is then taken from the session and need not be chosen again."""
+
+    SYSTEM_CHOICES = [("", _("As the file says (092 line)")), *Tournament.System.choices]
+
+    file = forms.FileField(label=_("TRF file"), required=False)
     name = forms.CharField(label=_("Tournament name (optional)"), required=False, max_length=160)
+    system = forms.ChoiceField(
+        label=_("System"), choices=SYSTEM_CHOICES, required=False,
+        help_text=_("Needed when the file does not say (no 092 line, or one saying neither Swiss nor round robin)."),
+    )
+    publish = forms.BooleanField(
+        label=_("Publish the standings of a finished event"), required=False, initial=True,
+        help_text=_("The public sees the final standings and crosstable at once."),
+    )
+    match_players = forms.BooleanField(
+        label=_("Use known players"), required=False, initial=True,
+        help_text=_("A line without FIDE id is matched to a known player with the same name, birth year and "
+                    "federation/club code; the preview shows every match."),
+    )
+    upload = forms.CharField(widget=forms.HiddenInput, required=False)
 
     def clean_file(self):
         """The same limit as the API: ``settings.TRF_MAX_UPLOAD_BYTES`` (``trf_io.check_upload_size``)."""
         from tournaments.trf_io import check_upload_size
 
-        f = self.cleaned_data["file"]
+        f = self.cleaned_data.get("file")
+        if f is None:
+            return None
         try:
             check_upload_size(f.size)
         except ApplicationError as exc:
@@ -174,11 +212,22 @@ class TournamentEditForm(forms.Form):
     chief_arbiter = forms.CharField(label=_("Chief arbiter"), max_length=120, required=False)
     time_control = forms.CharField(label=_("Time control"), max_length=120, required=False)
     rounds_total = forms.IntegerField(label=_("Number of rounds"), min_value=1, max_value=99)
+    acceleration = forms.ChoiceField(label=_("Accelerated pairing"), choices=ACCELERATION_CHOICES,
+                                     help_text=ACCELERATION_HELP)
+    tiebreak_rules = forms.ChoiceField(label=_("Tie-break rules text"), choices=Tournament.TiebreakRules.choices,
+                                       help_text=TIEBREAK_RULES_HELP)
+    second_cycle_swap = forms.BooleanField(
+        label=_("Swap the last two rounds of the first cycle"), required=False,
+        help_text=Tournament._meta.get_field("second_cycle_swap").help_text,
+    )
     reason = forms.CharField(label=_("Reason (optional, recorded in the history)"), max_length=500, required=False)
+
+    SETTINGS = ("acceleration", "tiebreak_rules", "second_cycle_swap")
 
     def __init__(self, *args, tournament: Tournament, lang: str = "tr", tiebreaks_editable: bool | None = None, **kwargs):
         self.tournament = tournament
-        initial = {f: getattr(tournament, f) for f in (*self.TEXT, "start_date", "end_date", "rounds_total")}
+        initial = {f: getattr(tournament, f) for f in (*self.TEXT, "start_date", "end_date", "rounds_total",
+                                                        *self.SETTINGS)}
         current = list(tournament.tiebreaks or [])
         for i in range(TournamentForm.TIEBREAK_SLOTS):
             initial[f"tiebreak_{i + 1}"] = current[i] if i < len(current) else ""
@@ -196,10 +245,28 @@ class TournamentEditForm(forms.Form):
             )
         if tournament.system == Tournament.System.ROUND_ROBIN:
             self.fields["rounds_total"].disabled = True
+        paired = tournament.rounds.exists()
+        acc = self.fields["acceleration"]
+        if tournament.acceleration == Tournament.Acceleration.MANUAL:
+            # virtual points per player from an imported file: shown, not chosen here
+            acc.choices = [(Tournament.Acceleration.MANUAL, Tournament.Acceleration.MANUAL.label), *acc.choices]
+            acc.disabled = True
+        if tournament.system == Tournament.System.ROUND_ROBIN:
+            del self.fields["acceleration"]  # a round robin's pairings are the Berger tables
+        elif paired:
+            acc.disabled = True
+            acc.help_text = _("Fixed once round 1 is paired (FIDE C.04.5.1).")
+        if not (tournament.system == Tournament.System.ROUND_ROBIN and tournament.double_round_robin):
+            del self.fields["second_cycle_swap"]
+        self.order_fields([f for f in self.fields if f != "reason"] + ["reason"])
 
     def changes(self, data: dict) -> dict:
         """The settings that differ from the tournament's, as services.tournament_update keywords."""
         out = {}
+        for f in self.SETTINGS:
+            if f in self.fields and not self.fields[f].disabled and f in data \
+                    and data[f] != getattr(self.tournament, f):
+                out[f] = data[f]
         for f in (*self.TEXT, "start_date", "end_date", "rounds_total"):
             if f in data and data[f] != getattr(self.tournament, f):
                 out[f] = data[f]
@@ -216,3 +283,30 @@ class TournamentDeleteForm(forms.Form):
 
     confirm = forms.CharField(label=_("Type the short name of the tournament to confirm"), max_length=80)
     reason = forms.CharField(label=_("Reason"), max_length=500)
+
+
+class ForbiddenPairForm(forms.Form):
+    """Add a forbidden pair: two players of the tournament (by starting number), an optional round range
+    and the reason (services.forbidden_pair_add)."""
+
+    first = forms.TypedChoiceField(label=_("Player"), coerce=int)
+    second = forms.TypedChoiceField(label=_("Other player"), coerce=int)
+    first_round = forms.IntegerField(label=_("From round"), min_value=1, max_value=99)
+    last_round = forms.IntegerField(
+        label=_("To round (optional)"), min_value=1, max_value=99, required=False,
+        help_text=_("Blank: to the end of the tournament."),
+    )
+    reason = forms.CharField(
+        label=_("Reason"), max_length=200, required=False,
+        help_text=_("E.g. siblings, or club mates in the first rounds (recorded in the history)."),
+    )
+
+    def __init__(self, *args, tournament: Tournament, next_round: int = 1, **kwargs):
+        kwargs.setdefault("initial", {"first_round": next_round})
+        super().__init__(*args, **kwargs)
+        entries = tournament.entries.select_related("player").order_by("start_no")
+        choices = [("", "—")] + [(e.start_no, f"{e.start_no}. {e.player.full_name}") for e in entries]
+        self.fields["first"].choices = choices
+        self.fields["second"].choices = choices
+        for name in ("first_round", "last_round"):
+            self.fields[name].widget.attrs.update({"min": 1, "max": tournament.rounds_total, "inputmode": "numeric"})

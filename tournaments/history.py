@@ -1,8 +1,8 @@
 """Reads of a tournament's history: every action on it as one item — who, when, what, why, before, after.
 
 The rows come from django-simple-history's tables (:mod:`federation.audit`): every tracked row of a
-tournament (the tournament, its roles, entries, rounds, boards, sets and requested byes) carries
-``audit_tournament_id``; the rows written by one service call share ``audit_action_id`` and are
+tournament (the tournament, its roles, entries, rounds, boards, sets, requested byes and forbidden
+pairs) carries ``audit_tournament_id``; the rows written by one service call share ``audit_action_id`` and are
 folded into one :class:`HistoryItem`. A board's sets are folded into the board ("sets": ["30-18",
 "26-22"]), so a corrected result reads as one change of one board.
 
@@ -31,6 +31,8 @@ ACTION_LABELS = {
     "pairing.change": gettext_lazy("pairing changed by hand"), "result.enter": gettext_lazy("result entered"),
     "result.correct": gettext_lazy("result corrected after closing"),
     "standings.publish": gettext_lazy("standings published"),
+    "forbidden_pair.add": gettext_lazy("forbidden pair added"),
+    "forbidden_pair.remove": gettext_lazy("forbidden pair removed"),
     "create": gettext_lazy("created"), "edit": gettext_lazy("edited"), "delete": gettext_lazy("deleted"),
 }
 
@@ -50,24 +52,31 @@ FIELD_LABELS = {
     "forfeit": gettext_lazy("forfeit"), "white_points": gettext_lazy("white's points"),
     "black_points": gettext_lazy("black's points"), "rated": gettext_lazy("rated"), "version": gettext_lazy("version"),
     "round_number": gettext_lazy("round"), "sets": gettext_lazy("sets"),
+    "acceleration": gettext_lazy("accelerated pairing"), "tiebreak_rules": gettext_lazy("tie-break rules text"),
+    "second_cycle_swap": gettext_lazy("second-cycle swap"), "first": gettext_lazy("player"),
+    "second": gettext_lazy("other player"), "first_round": gettext_lazy("from round"),
+    "last_round": gettext_lazy("to round"), "reason": gettext_lazy("reason"),
 }
 #: Stored field → the key shown (ids become what they point to).
-_OUT_KEY = {"white_id": "white", "black_id": "black", "entry_id": "player", "player_id": "player", "user_id": "user"}
+_OUT_KEY = {"white_id": "white", "black_id": "black", "entry_id": "player", "player_id": "player", "user_id": "user",
+            "first_id": "first", "second_id": "second"}
 
 from federation.models import Player
-from tournaments.models import Absence, Entry, Match, Round, SetResult, Tournament, TournamentRole
+from tournaments.models import Absence, Entry, ForbiddenPair, Match, Round, SetResult, Tournament, TournamentRole
 
 #: Fields shown for each tracked model (ids are turned into readable values below).
 _FIELDS = {
     "Tournament": ["name", "start_date", "end_date", "venue", "city", "chief_arbiter", "time_control", "tiebreaks",
-                   "rounds_total", "status", "standings_round", "standings_published_at", "archived_at"],
+                   "rounds_total", "status", "standings_round", "standings_published_at", "archived_at",
+                   "acceleration", "tiebreak_rules", "second_cycle_swap"],
     "TournamentRole": ["user_id", "role"],
     "Entry": ["start_no", "player_id", "rating", "withdrawn", "withdrawn_after_round"],
     "Round": ["number", "status", "modified_by_hand"],
     "Match": ["kind", "bye_kind", "white_id", "black_id", "forfeit", "white_points", "black_points", "rated", "version"],
     "Absence": ["entry_id", "round_number", "kind"],
+    "ForbiddenPair": ["first_id", "second_id", "first_round", "last_round", "reason"],
 }
-_ORDER = ["Match", "Round", "Entry", "Absence", "TournamentRole", "Tournament"]
+_ORDER = ["Match", "Round", "Entry", "Absence", "ForbiddenPair", "TournamentRole", "Tournament"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +187,7 @@ class _Names:
     def value(self, field: str, value):
         if value is None:
             return None
-        if field in ("white_id", "black_id", "entry_id"):
+        if field in ("white_id", "black_id", "entry_id", "first_id", "second_id"):
             return self.entry.get(value, f"#{value}")
         if field == "player_id":
             return self.player.get(value, f"#{value}")
@@ -205,11 +214,14 @@ class _Names:
                                                        "n": row.round_number}, row.round_number, None
         if model == "TournamentRole":
             return _("Role of %(u)s") % {"u": self.user.get(row.user_id, row.user_id)}, None, None
+        if model == "ForbiddenPair":
+            return _("Forbidden pair %(a)s – %(b)s") % {"a": self.entry.get(row.first_id, row.first_id),
+                                                         "b": self.entry.get(row.second_id, row.second_id)}, None, None
         return model, None, None
 
 
 _MODELS = {"Tournament": Tournament, "TournamentRole": TournamentRole, "Entry": Entry, "Round": Round,
-           "Match": Match, "SetResult": SetResult, "Absence": Absence}
+           "Match": Match, "SetResult": SetResult, "Absence": Absence, "ForbiddenPair": ForbiddenPair}
 
 
 def _set_text(row) -> str:
@@ -311,7 +323,7 @@ def _fold(members: list, names: _Names) -> HistoryItem | None:
     labels.sort(key=lambda lb: (_ORDER.index(places[lb][2]) if places[lb][2] in _ORDER else 0,
                                 places[lb][0] or 0, places[lb][1] or 0))
     prefer = {"round": "Round", "entry": "Entry", "bye": "Absence", "tournament": "Tournament",
-              "result": "Match", "pairing": "Match", "standings": "Tournament"}.get(action.split(".")[0])
+              "result": "Match", "pairing": "Match", "standings": "Tournament", "forbidden_pair": "ForbiddenPair"}.get(action.split(".")[0])
     main = next((lb for lb in labels if places[lb][2] == prefer), None) or labels[0]
     n, b, _model = places[main]
     if len(labels) == 1:

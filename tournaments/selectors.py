@@ -5,11 +5,13 @@ standings core's dataclasses (:mod:`tournaments.standings`), then compute — no
 """
 from __future__ import annotations
 
+import datetime
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Sequence
 
 from django.db.models import Prefetch, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments import access
@@ -72,12 +74,17 @@ class StandingLine:
     points: float
     tiebreaks: tuple[float, ...]
     withdrawn: bool
+    official_rank: int | None = None  # the rank an imported file published (Entry.official_rank)
+
+
+TIEBREAK_RULES_DEFAULT = "2026"
 
 
 @dataclass(frozen=True, slots=True)
 class Standings:
     """A standings table after round ``rounds``: ``tiebreak_keys``/``tiebreak_labels`` name the columns
-    of ``lines``' tie-breaks; ``provisional`` when a counted round is not closed yet."""
+    of ``lines``' tie-breaks; ``provisional`` when a counted round is not closed yet;
+    ``tiebreak_rules`` the C.07 text applied (``"2023"`` or ``"2026"``, :func:`tiebreak_rules_for`)."""
 
     tournament_id: int
     rounds: int
@@ -85,6 +92,8 @@ class Standings:
     tiebreak_keys: tuple[str, ...]
     tiebreak_labels: tuple[str, ...]
     lines: tuple[StandingLine, ...]
+    tiebreak_rules: str = TIEBREAK_RULES_DEFAULT
+    official_ranks_differ: bool = False  # final standings whose ranks differ from the imported file's
 
 
 @dataclass(slots=True)
@@ -167,8 +176,67 @@ def player_records(tournament: Tournament, loaded: _Loaded, rounds: int) -> list
 
 
 TIEBREAK_RULES = "2026"
-"""FIDE C.07 text in force: the 2023 regulations with the amendment applied from 1 March 2026
-(dummy opponent's score capped for unplayed rounds, Art. 16)."""
+"""The newest FIDE C.07 text: the 2023 regulations with the amendment applied from 1 March 2026
+(dummy opponent's score capped for unplayed rounds, Art. 16). Which text an event follows:
+:func:`tiebreak_rules_for`."""
+
+TIEBREAK_AMENDMENT_DATE = datetime.date(2026, 3, 1)
+"""The C.07 amendment (Art. 16.4.1 / 16.4.2, capped dummy opponent) applies to events starting on or
+after this date."""
+
+
+def _parse_date(value) -> datetime.date | None:
+    """A date from a stored value: a date, an ISO ``YYYY-MM-DD`` text, or the TRF forms ``YYYY/MM/DD``,
+    ``YY/MM/DD`` and ``DD.MM.YYYY``; None for anything else."""
+    if isinstance(value, datetime.datetime):
+        return value.date()
+    if isinstance(value, datetime.date):
+        return value
+    text = str(value or "").strip()
+    for fmt in ("%Y-%m-%d", "%Y/%m/%d", "%y/%m/%d", "%d.%m.%Y", "%Y.%m.%d"):
+        try:
+            return datetime.datetime.strptime(text, fmt).date()
+        except ValueError:
+            continue
+    return None
+
+
+def tournament_reference_date(tournament: Tournament) -> datetime.date | None:
+    """The date that decides which C.07 text applies: the start date; else the first round's date
+    (``round_dates``, the first one that reads as a date); else the end date; else the day the
+    tournament was created."""
+    if tournament.start_date:
+        return tournament.start_date
+    for value in tournament.round_dates or ():
+        day = _parse_date(value)
+        if day is not None:
+            return day
+    if tournament.end_date:
+        return tournament.end_date
+    if tournament.created_at:
+        return timezone.localdate(tournament.created_at) if timezone.is_aware(tournament.created_at) \
+            else tournament.created_at.date()
+    return None
+
+
+def tiebreak_rules_for(tournament: Tournament) -> str:
+    """The C.07 text the standings of ``tournament`` follow: ``"2023"`` or ``"2026"``.
+
+    The organiser's choice (``tiebreak_rules`` ``"2023"``/``"2026"``); ``"auto"``: ``"2026"`` when the
+    event started on or after 1 March 2026 (:func:`tournament_reference_date`), else ``"2023"``."""
+    if tournament.tiebreak_rules in ("2023", "2026"):
+        return tournament.tiebreak_rules
+    day = tournament_reference_date(tournament)
+    if day is None or day >= TIEBREAK_AMENDMENT_DATE:
+        return "2026"
+    return "2023"
+
+
+def tiebreak_rules_text(rules: str) -> str:
+    """A sentence naming the C.07 text, for pages and PDFs (translated)."""
+    if rules == "2026":
+        return _("Tie-breaks: FIDE C.07 (2023 text) with the amendment of 1 March 2026")
+    return _("Tie-breaks: FIDE C.07 (2023 text)")
 
 
 def _default_round(tournament: Tournament, loaded: _Loaded) -> int:
@@ -209,9 +277,10 @@ def tournament_standings(
     rounds = after_round if after_round is not None else _default_round(tournament, loaded)
     keys = tuple(k for k in (tournament.tiebreaks or []) if k in TIEBREAKS)
     records = player_records(tournament, loaded, rounds)
+    rules = tiebreak_rules_for(tournament)
     rows = (
         compute_standings(
-            records, tiebreaks=keys, rounds=rounds, rules=TIEBREAK_RULES,
+            records, tiebreaks=keys, rounds=rounds, rules=rules,
             round_robin=tournament.system == Tournament.System.ROUND_ROBIN,
         )
         if records
@@ -224,15 +293,28 @@ def tournament_standings(
         lines.append(
             StandingLine(
                 rank=row.rank, shared=row.shared, start_no=e.start_no, entry_id=e.id, name=e.player.full_name,
-                club=e.player.club.name if e.player.club else e.player.city, rating=e.rating,
+                club=e.player.club.name if e.player.club else (e.player.city or e.federation), rating=e.rating,
                 points=row.points, tiebreaks=tuple(row.tiebreaks), withdrawn=e.withdrawn,
+                official_rank=e.official_rank,
             )
         )
     provisional = any(m.round.number <= rounds and m.round.status != Round.Status.CLOSED for m in loaded.matches)
     return Standings(
         tournament_id=tournament.id, rounds=rounds, provisional=provisional, tiebreak_keys=keys,
-        tiebreak_labels=tuple(tiebreak_label(k, lang) for k in keys), lines=tuple(lines),
+        tiebreak_labels=tuple(tiebreak_label(k, lang) for k in keys), lines=tuple(lines), tiebreak_rules=rules,
+        official_ranks_differ=_official_ranks_differ(tournament, lines, rounds),
     )
+
+
+def _official_ranks_differ(tournament: Tournament, lines: list[StandingLine], rounds: int) -> bool:
+    """True when the entries have the ranks an imported file published (``Entry.official_rank``), the
+    standings are after the last closed round (the file's ranks are final ranks) and some rank differs:
+    the page then shows the file's ranks beside ours (the file's tie-break rules are not known)."""
+    if not any(line.official_rank for line in lines):
+        return False
+    last = tournament.rounds.filter(status=Round.Status.CLOSED).order_by("-number").values_list("number", flat=True)
+    last_closed = last.first() or 0
+    return rounds >= last_closed and any(line.official_rank != line.rank for line in lines)
 
 
 # --------------------------------------------------------------------------------------------
@@ -307,13 +389,15 @@ def tournament_crosstable(*, tournament: Tournament, public_only: bool = True, l
 
 
 def standings_as_dicts(standings: Standings) -> list[dict]:
-    """JSON-ready rows: ``rank``, ``start_no``, ``name``, ``club``, ``rating``, ``points`` and one key
-    per tie-break (its registry key)."""
+    """JSON-ready rows: ``rank``, ``start_no``, ``name``, ``club``, ``rating``, ``points``,
+    ``official_rank`` (the rank an imported file published, or None) and one key per tie-break (its
+    registry key)."""
     out = []
     for line in standings.lines:
         row = {
             "rank": line.rank, "shared": line.shared, "start_no": line.start_no, "name": line.name,
             "club": line.club, "rating": line.rating, "points": line.points, "withdrawn": line.withdrawn,
+            "official_rank": line.official_rank,
         }
         for key, value in zip(standings.tiebreak_keys, line.tiebreaks):
             row[key] = value

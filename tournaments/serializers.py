@@ -9,7 +9,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tournaments.models import CoinToss, Entry, Match, Round, SetResult, Tournament
+from tournaments.models import CoinToss, Entry, ForbiddenPair, Match, Round, SetResult, Tournament
 
 # --------------------------------------------------------------------------------------------
 # Inputs
@@ -39,12 +39,66 @@ class TournamentCreateInputSerializer(serializers.Serializer):
         help_text="Ordered tie-break keys (tournaments.standings.TIEBREAKS); default: the federation's order.",
     )
     double_round_robin = serializers.BooleanField(default=False)
+    acceleration = serializers.ChoiceField(
+        choices=Tournament.Acceleration.choices, default=Tournament.Acceleration.NONE,
+        help_text="Accelerated pairing of a Swiss: none (default) or baku (FIDE C.04.5.1); "
+        "manual comes only from an imported TRF file.",
+    )
+    tiebreak_rules = serializers.ChoiceField(
+        choices=Tournament.TiebreakRules.choices, default=Tournament.TiebreakRules.AUTO,
+        help_text="FIDE C.07 text of the tie-breaks: auto (default: 2026 for events starting on or after "
+        "1 March 2026, else 2023), 2023 or 2026.",
+    )
+    second_cycle_swap = serializers.BooleanField(
+        default=True, help_text="Double round robin: swap the last two rounds of the first cycle (C.05 Annex 1).",
+    )
+
+
+class _FormBooleanField(serializers.BooleanField):
+    """A boolean whose default also applies when a multipart form leaves it out (DRF's BooleanField reads
+    a missing form field as false)."""
+
+    default_empty_html = serializers.empty
 
 
 class TrfImportInputSerializer(serializers.Serializer):
     file = serializers.FileField(help_text="A TRF-16 file (UTF-8 or Latin-1).")
     name = serializers.CharField(max_length=160, required=False, allow_blank=True, default="",
                                  help_text="Tournament name; default: the file's 012 line.")
+    system = serializers.ChoiceField(
+        choices=Tournament.System.choices, required=False, allow_blank=True, default="",
+        help_text="swiss or round_robin; default: what the file's 092 line says. Required when the file has no "
+        "092 line or one that is neither (400 with field \"system\" otherwise).",
+    )
+    publish = _FormBooleanField(
+        default=True, help_text="Publish the standings of a finished event after its last round (default true).",
+    )
+    match_players = _FormBooleanField(
+        default=True, help_text="Reuse a known player with the same name, birth year and federation/club code for "
+        "a line without FIDE id (default true); false registers every such line as a new player.",
+    )
+    player_matches = serializers.JSONField(
+        required=False, default=None,
+        help_text='Per line: {"<start no>": "<federation id>" or null}: the known player to use, or null for a '
+        "new player (JSON text in a multipart form).",
+    )
+    dry_run = _FormBooleanField(
+        default=False, help_text="Preview: run the import and roll it back; 200 with the report (slug null).",
+    )
+
+    def validate_player_matches(self, value):
+        if value in (None, ""):
+            return None
+        if not isinstance(value, dict):
+            raise serializers.ValidationError("An object of starting numbers and federation ids (or null).")
+        out = {}
+        for key, fed_id in value.items():
+            if not str(key).isdigit() or not 1 <= int(key) <= 9999:
+                raise serializers.ValidationError(f"{str(key)[:20]!r} is not a starting number.")
+            if fed_id is not None and (not isinstance(fed_id, str) or len(fed_id) > 20):
+                raise serializers.ValidationError(f"{key}: a federation id (text) or null.")
+            out[int(key)] = fed_id or None
+        return out
 
 
 class EntryAddInputSerializer(serializers.Serializer):
@@ -82,6 +136,17 @@ class TournamentUpdateInputSerializer(serializers.Serializer):
     time_control = serializers.CharField(max_length=120, required=False, allow_blank=True)
     tiebreaks = serializers.ListField(child=serializers.CharField(max_length=40), required=False, max_length=12)
     rounds_total = serializers.IntegerField(min_value=1, max_value=99, required=False)
+    acceleration = serializers.ChoiceField(
+        choices=Tournament.Acceleration.choices, required=False,
+        help_text="none or baku, until round 1 is paired (FIDE C.04.5.1); manual only stays as a file set it.",
+    )
+    tiebreak_rules = serializers.ChoiceField(
+        choices=Tournament.TiebreakRules.choices, required=False,
+        help_text="FIDE C.07 text of the tie-breaks (any time): auto, 2023 or 2026.",
+    )
+    second_cycle_swap = serializers.BooleanField(
+        required=False, help_text="Double round robin: until a round it decides is paired.",
+    )
     reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
 
     def validate(self, attrs):
@@ -94,6 +159,23 @@ class TournamentUpdateInputSerializer(serializers.Serializer):
 class TournamentDeleteInputSerializer(serializers.Serializer):
     confirm = serializers.CharField(max_length=80, help_text="The tournament's slug, typed again.")
     reason = serializers.CharField(max_length=500, help_text="Why (mandatory; recorded in the history).")
+
+
+class ForbiddenPairInputSerializer(serializers.Serializer):
+    """A forbidden pair: two starting numbers and the rounds it applies to."""
+
+    first = serializers.IntegerField(min_value=1, max_value=9999, help_text="Starting number of one player.")
+    second = serializers.IntegerField(min_value=1, max_value=9999, help_text="Starting number of the other player.")
+    first_round = serializers.IntegerField(
+        min_value=1, max_value=99, required=False, allow_null=True, default=None,
+        help_text="First round it applies to; default: the next round to pair (a paired round never changes).",
+    )
+    last_round = serializers.IntegerField(
+        min_value=1, max_value=99, required=False, allow_null=True, default=None,
+        help_text="Last round it applies to; null (default): to the end.",
+    )
+    reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="",
+                                   help_text="Why (e.g. siblings); recorded in the history.")
 
 
 class HistoryItemSerializer(serializers.Serializer):
@@ -213,12 +295,16 @@ class TournamentDetailOutputSerializer(serializers.ModelSerializer):
     standings_published = serializers.BooleanField(read_only=True)
     entries = serializers.SerializerMethodField()
     rounds = serializers.SerializerMethodField()
+    tiebreak_rules_applied = serializers.SerializerMethodField(
+        help_text='The FIDE C.07 text the standings follow: "2023" or "2026" (tiebreak_rules, or by the dates).'
+    )
 
     class Meta:
         model = Tournament
         fields = [
             "slug", "name", "start_date", "end_date", "venue", "city", "system", "rounds_total",
-            "double_round_robin", "sets_per_match", "variant", "tiebreaks", "bye_points", "status",
+            "double_round_robin", "second_cycle_swap", "sets_per_match", "variant", "tiebreaks", "tiebreak_rules",
+            "tiebreak_rules_applied", "acceleration", "bye_points", "status",
             "standings_published", "standings_published_at", "chief_arbiter", "time_control",
             "imported_from_trf", "version", "archived_at", "entries", "rounds",
         ]
@@ -232,13 +318,40 @@ class TournamentDetailOutputSerializer(serializers.ModelSerializer):
     def get_rounds(self, t: Tournament) -> list[dict]:
         return RoundSummarySerializer(self.context.get("rounds", []), many=True).data
 
+    def get_tiebreak_rules_applied(self, t: Tournament) -> str:
+        from tournaments.selectors import tiebreak_rules_for
+
+        return tiebreak_rules_for(t)
+
+
+class ImportPlayerSerializer(serializers.Serializer):
+    """How one player line got its player (``trf_io.PlayerChoice``)."""
+
+    line = serializers.IntegerField()
+    start_no = serializers.IntegerField()
+    name = serializers.CharField()
+    federation_id = serializers.CharField(help_text="The player used (after a dry run: proposed; a new player's id "
+                                          "changes).")
+    how = serializers.ChoiceField(
+        choices=["fide_id", "matched", "chosen", "new"],
+        help_text="fide_id: the player with the line's FIDE id; matched: a known player with the same name, birth "
+        "year and code; chosen: as player_matches said; new: registered by the import.",
+    )
+    candidates = serializers.IntegerField(help_text="Known players with the line's name, birth year and code.")
+
 
 class ImportOutputSerializer(serializers.Serializer):
-    slug = serializers.CharField()
+    slug = serializers.CharField(allow_null=True, help_text="The new tournament; null after a dry run.")
     name = serializers.CharField()
+    system = serializers.CharField()
+    status = serializers.CharField()
+    published = serializers.BooleanField(help_text="The standings are public.")
+    dry_run = serializers.BooleanField(help_text="Nothing was imported: the report says what would be.")
     rounds = serializers.IntegerField(help_text="Rounds imported (all closed).")
     entries = serializers.IntegerField()
-    notes = serializers.ListField(child=serializers.CharField(), help_text="One line per inference the import made.")
+    notes = serializers.ListField(child=serializers.CharField(),
+                                  help_text="One line per inference, match or value not kept.")
+    players = ImportPlayerSerializer(many=True)
 
 
 class TrfImportErrorSerializer(serializers.Serializer):
@@ -275,6 +388,23 @@ class PlayerRefSerializer(serializers.Serializer):
     start_no = serializers.IntegerField()
     name = serializers.CharField(source="player.full_name")
     federation_id = serializers.CharField(source="player.federation_id")
+
+
+class ForbiddenPairOutputSerializer(serializers.ModelSerializer):
+    """A forbidden pair; ``last_round`` null: to the end of the tournament."""
+
+    first = PlayerRefSerializer()
+    second = PlayerRefSerializer()
+    created_by = serializers.SerializerMethodField(help_text="Who added it (display name); null: not recorded.")
+
+    class Meta:
+        model = ForbiddenPair
+        fields = ["id", "first", "second", "first_round", "last_round", "reason", "created_at", "created_by"]
+
+    def get_created_by(self, pair: ForbiddenPair) -> str | None:
+        from federation.privacy import display_name
+
+        return display_name(pair.created_by) if pair.created_by_id else None
 
 
 class SetOutputSerializer(serializers.ModelSerializer):
@@ -388,11 +518,24 @@ class StandingRowSerializer(serializers.Serializer):
     rating = serializers.IntegerField()
     points = serializers.FloatField()
     withdrawn = serializers.BooleanField()
+    official_rank = serializers.IntegerField(
+        allow_null=True, help_text="The rank an imported TRF file published (its own tie-break rules, not known); "
+        "null when the entry was not imported.",
+    )
 
 
 class StandingsOutputSerializer(serializers.Serializer):
     rounds = serializers.IntegerField(help_text="Standings after this round.")
     published_at = serializers.DateTimeField(allow_null=True)
+    tiebreak_rules = serializers.CharField(
+        help_text='The FIDE C.07 text applied: "2023" or "2026" (with the amendment of 1 March 2026, capped '
+        "dummy opponents); chosen by the organiser or by the event's dates.",
+    )
+    tiebreak_rules_text = serializers.CharField(help_text="The same as a sentence in the request's language.")
+    official_ranks_differ = serializers.BooleanField(
+        help_text="The entries' ranks in the imported file (official_rank) differ from these final standings' "
+        "ranks: the file's tie-break rules are not known, ours are the tournament's tie-break order.",
+    )
     tiebreaks = TiebreakColumnSerializer(many=True)
     rows = StandingRowSerializer(many=True)
 

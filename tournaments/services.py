@@ -27,7 +27,9 @@ from federation.errors import Conflict, PermissionDenied, PreconditionRequired, 
 from federation.models import Player
 from federation.validators import clean_reason, first_control_character
 from tournaments import access
-from tournaments.models import Absence, CoinToss, Entry, Match, PairingChange, Round, SetResult, Tournament
+from tournaments.models import (
+    Absence, CoinToss, Entry, ForbiddenPair, Match, PairingChange, Round, SetResult, Tournament,
+)
 from tournaments.pairing_adapter import pair_next_round
 from tournaments.standings import TIEBREAKS
 
@@ -43,15 +45,13 @@ ZERO = Decimal("0")
 
 def _tournament_id_in(kwargs: dict) -> int | None:
     """The tournament a service call is about, from its keyword arguments (no query)."""
-    for key in ("tournament", "round", "match", "entry"):
+    for key in ("tournament", "round", "match", "entry", "pair"):
         obj = kwargs.get(key)
         if obj is None:
             continue
         if key == "tournament":
             return obj.pk
-        if key == "round":
-            return obj.tournament_id
-        if key == "entry":
+        if key in ("round", "entry", "pair"):
             return obj.tournament_id
         if key == "match":
             return obj.round.tournament_id
@@ -161,11 +161,17 @@ def tournament_create(
     double_round_robin: bool = False,
     created_by=None,
     slug: str | None = None,
+    acceleration: str = Tournament.Acceleration.NONE,
+    tiebreak_rules: str = Tournament.TiebreakRules.AUTO,
+    second_cycle_swap: bool = True,
 ) -> Tournament:
     """Create a tournament in status ``draft``.
 
+    ``acceleration``: ``none`` or ``baku`` (FIDE C.04.5.1); ``tiebreak_rules``: ``auto`` (by the
+    event's dates), ``2023`` or ``2026`` (the C.07 text the standings follow); ``second_cycle_swap``:
+    see :attr:`Tournament.second_cycle_swap`.
     Raises ValidationFailed for an even ``sets_per_match`` (RULES.md: odd, 3 by default), rounds
-    outside 1..99, end before start, or an unknown tie-break key.
+    outside 1..99, end before start, an unknown tie-break key or an unknown choice.
     """
     if created_by is not None:
         access.require(access.can_create_tournament(created_by), _("Only organisers can create tournaments."))
@@ -180,6 +186,8 @@ def tournament_create(
     if system not in Tournament.System.values:
         raise ValidationFailed(_("Unknown pairing system %(s)s.") % {"s": system}, field="system")
     tiebreaks = _check_tiebreaks(tiebreaks if tiebreaks is not None else Tournament._meta.get_field("tiebreaks").default())
+    acceleration = _check_acceleration(acceleration)
+    tiebreak_rules = _check_tiebreak_rules(tiebreak_rules)
     return Tournament.objects.create(
         slug=slug or unique_slug(name),
         name=name.strip(),
@@ -193,6 +201,9 @@ def tournament_create(
         variant=variant,
         tiebreaks=tiebreaks,
         double_round_robin=double_round_robin,
+        acceleration=acceleration,
+        tiebreak_rules=tiebreak_rules,
+        second_cycle_swap=bool(second_cycle_swap),
         created_by=created_by if getattr(created_by, "is_authenticated", False) else None,
     )
 
@@ -205,7 +216,55 @@ def tournament_update_tiebreaks(*, tournament: Tournament, tiebreaks: Sequence[s
 #: Settings an organiser may edit (:func:`tournament_update`).
 EDITABLE_SETTINGS = (
     "name", "start_date", "end_date", "venue", "city", "chief_arbiter", "time_control", "tiebreaks", "rounds_total",
+    "acceleration", "tiebreak_rules", "second_cycle_swap",
 )
+
+
+def _check_acceleration(value, *, current: str | None = None) -> str:
+    """``none`` or ``baku``; ``manual`` (virtual points per player) only as an imported file set it."""
+    value = str(value or "")
+    if value not in Tournament.Acceleration.values:
+        raise ValidationFailed(
+            _("Unknown accelerated pairing %(v)s; valid: none, baku.") % {"v": value}, field="acceleration"
+        )
+    if value == Tournament.Acceleration.MANUAL and current != Tournament.Acceleration.MANUAL:
+        raise ValidationFailed(
+            _("Virtual points per player come only from an imported TRF file (XXA lines); choose none or Baku."),
+            field="acceleration",
+        )
+    return value
+
+
+def _check_tiebreak_rules(value) -> str:
+    value = str(value or "")
+    if value not in Tournament.TiebreakRules.values:
+        raise ValidationFailed(
+            _("Unknown tie-break rules text %(v)s; valid: auto, 2023, 2026.") % {"v": value}, field="tiebreak_rules"
+        )
+    return value
+
+
+def _swap_changes_paired_rounds(tournament: Tournament) -> int | None:
+    """The first paired round of a double round robin whose pairing depends on
+    ``second_cycle_swap`` (None when no paired round does)."""
+    from tournaments.pairing import berger_round
+
+    if tournament.system != Tournament.System.ROUND_ROBIN or not tournament.double_round_robin:
+        return None
+    n = tournament.entries.count()
+    if n < 2:
+        return None
+    for number in tournament.rounds.order_by("number").values_list("number", flat=True):
+        try:
+            on = berger_round(n, number, double=True, second_cycle_swap=True)
+            off = berger_round(n, number, double=True, second_cycle_swap=False)
+        except ValueError:
+            continue
+        if on != off:
+            return number
+    return None
+
+
 _TEXT_LIMITS = {"name": 160, "venue": 160, "city": 60, "chief_arbiter": 120, "time_control": 120}
 
 
@@ -228,8 +287,11 @@ def tournament_update(*, tournament: Tournament, user=None, reason: str = "", **
 
     Tie-breaks are announced before the event (FIDE C.07 §1): organisers change them until round 1 is
     paired, federation staff later too. ``rounds_total`` of a Swiss may not drop below the rounds
-    already paired (a round robin's follows from its field, C.05). Recorded in the history with
-    ``reason`` (optional). Raises ValidationFailed naming the field, PermissionDenied, Conflict.
+    already paired (a round robin's follows from its field, C.05). ``acceleration`` (``none`` /
+    ``baku``; C.04.5.1 is decided before the first round) only until round 1 is paired;
+    ``tiebreak_rules`` (``auto`` / ``2023`` / ``2026``) at any time; ``second_cycle_swap`` until a
+    round whose pairing it decides is paired. Recorded in the history with ``reason`` (optional).
+    Raises ValidationFailed naming the field, PermissionDenied, Conflict.
     """
     if user is not None:
         access.require(access.can_organise(user, tournament), _("Only the organiser can edit the tournament."))
@@ -264,6 +326,31 @@ def tournament_update(*, tournament: Tournament, user=None, reason: str = "", **
                 _("%(p)d rounds are already paired; the event cannot have fewer.") % {"p": paired}, field="rounds_total"
             )
         changes["rounds_total"] = n
+    if "acceleration" in changes:
+        value = _check_acceleration(changes["acceleration"], current=tournament.acceleration)
+        if value != tournament.acceleration and paired:
+            raise Conflict(
+                _("Accelerated pairing is decided before round 1 is paired (FIDE C.04.5.1); round 1 is already "
+                  "paired."),
+                field="acceleration",
+            )
+        changes["acceleration"] = value
+    if "tiebreak_rules" in changes:
+        changes["tiebreak_rules"] = _check_tiebreak_rules(changes["tiebreak_rules"])
+    if "second_cycle_swap" in changes:
+        value = changes["second_cycle_swap"]
+        if not isinstance(value, bool):
+            raise ValidationFailed(_("Choose yes or no."), field="second_cycle_swap")
+        if value != tournament.second_cycle_swap:
+            decided = _swap_changes_paired_rounds(tournament)
+            if decided is not None:
+                raise Conflict(
+                    _("Round %(n)d is already paired and this choice decides its pairing; it can be changed only "
+                      "before that round is paired.") % {"n": decided},
+                    field="second_cycle_swap",
+                )
+    changes = {f: v for f, v in changes.items() if f not in ("acceleration", "tiebreak_rules", "second_cycle_swap")
+               or v != getattr(tournament, f)}
     start = changes.get("start_date", tournament.start_date)
     end = changes.get("end_date", tournament.end_date)
     if start and end and end < start:
@@ -422,6 +509,8 @@ def entry_add(*, tournament: Tournament, player: Player, user=None, missed_round
 @transaction.atomic
 def entry_request_bye(*, entry: Entry, round_number: int, kind: str = "half", user=None) -> Absence:
     """Record a bye requested ahead for ``round_number`` (``half`` or ``zero``), before it is paired.
+    ``full`` (1 point) and ``pab`` (a pairing-allocated bye assigned ahead, worth ``bye_points`` and
+    counted as the player's PAB) are accepted too, as imported files record them.
 
     The player is left out of that round's pairing and gets the bye (C.04.2 pre-assigned byes).
     Raises Conflict when the round is already paired, ValidationFailed for a round outside the event.
@@ -560,9 +649,13 @@ def round_pair(*, tournament: Tournament, user=None, coin_seed: str | None = Non
     """Pair the next round and store its boards (status ``paired``, not public yet).
 
     Round 1 starts with a recorded coin toss (Kural 5): ``coin_seed`` (random when omitted)
-    decides the colour of the top seed; the pairing system does the rest (FIDE C.04.3 / C.05).
+    decides the colour of the top seed; the pairing system does the rest (FIDE C.04.3 / C.05), with
+    the forbidden pairs of the round and the event's accelerated pairing
+    (:func:`tournaments.pairing_adapter.pair_next_round`). A bye assigned ahead for the round
+    (:class:`Absence`) becomes a bye board of its kind: half (½), zero (0), full (1) or ``pab`` (worth
+    ``bye_points`` and counted as the player's pairing-allocated bye, C.04.1 c).
     Raises Conflict when the previous round is not closed, all rounds are paired, or fewer than two
-    players are available; ValidationFailed when no legal pairing exists.
+    players are available; ValidationFailed (code ``no_pairing``) when no legal pairing exists.
     """
     if user is not None:
         access.require(access.can_organise(user, tournament), _("Only the organiser can pair rounds."))
@@ -789,6 +882,123 @@ def round_swap_pairing(*, round: Round, board_a: int, board_b: int, swap: str, r
 
 
 # --------------------------------------------------------------------------------------------
+# Forbidden pairs
+# --------------------------------------------------------------------------------------------
+
+
+def _last_paired_round(tournament: Tournament) -> int:
+    return tournament.rounds.aggregate(m=Max("number"))["m"] or 0
+
+
+def _round_span(first_round: int, last_round: int | None) -> tuple[int, float]:
+    return first_round, float("inf") if last_round is None else last_round
+
+
+@audited("forbidden_pair.add")
+@transaction.atomic
+def forbidden_pair_add(
+    *, tournament: Tournament, first: Entry, second: Entry, first_round: int = 1, last_round: int | None = None,
+    reason: str = "", user=None,
+) -> ForbiddenPair:
+    """Forbid pairing ``first`` with ``second`` in rounds ``first_round`` .. ``last_round`` (blank: to
+    the end) of a Swiss — siblings, club mates in the first rounds (C.04.1 allows such restrictions
+    when announced). The pairing treats it like the no-rematch rule (an absolute criterion).
+
+    A paired round never changes: the range must start after the last paired round. Recorded in the
+    history (who, when, ``reason``). Raises PermissionDenied for anyone but the organisers;
+    ValidationFailed naming the field (``second``: the same player twice or another tournament's
+    entry, ``first_round``/``last_round``: a range outside the event, backwards or over a paired
+    round, ``reason``: too long); Conflict for a round robin (the Berger table fixes its pairings),
+    a finished event, or a range overlapping a forbidden pair of the same two players.
+    """
+    if user is not None:
+        access.require(access.can_organise(user, tournament), _("Only the organiser can change forbidden pairs."))
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.system == Tournament.System.ROUND_ROBIN:
+        raise Conflict(_("A round robin's pairings are fixed by the Berger table; forbidden pairs apply to Swiss "
+                         "events only."))
+    if tournament.status == Tournament.Status.FINISHED:
+        raise Conflict(_("The tournament is finished."))
+    for field, entry in (("first", first), ("second", second)):
+        if entry is None or entry.tournament_id != tournament.pk:
+            raise ValidationFailed(_("Choose a player of this tournament."), field=field)
+    if first.pk == second.pk:
+        raise ValidationFailed(_("Choose two different players."), field="second")
+    try:
+        first_round = int(first_round)
+        last_round = None if last_round in (None, "") else int(last_round)
+    except (TypeError, ValueError):
+        raise ValidationFailed(_("Rounds are whole numbers."), field="first_round") from None
+    n = tournament.rounds_total
+    if not 1 <= first_round <= n:
+        raise ValidationFailed(_("Round must be between 1 and %(n)d.") % {"n": n}, field="first_round")
+    if last_round is not None and not 1 <= last_round <= n:
+        raise ValidationFailed(_("Round must be between 1 and %(n)d.") % {"n": n}, field="last_round")
+    if last_round is not None and last_round < first_round:
+        raise ValidationFailed(_("The last round is before the first one."), field="last_round")
+    paired = _last_paired_round(tournament)
+    if first_round <= paired:
+        if paired >= n or (last_round is not None and last_round <= paired):
+            raise ValidationFailed(
+                _("Round %(p)d is already paired; a forbidden pair cannot change a paired round and no later "
+                  "round is in this range.") % {"p": paired},
+                field="last_round" if last_round is not None else "first_round",
+            )
+        raise ValidationFailed(
+            _("Round %(p)d is already paired; a forbidden pair cannot change a paired round: start it at round "
+              "%(next)d or later.") % {"p": paired, "next": paired + 1},
+            field="first_round",
+        )
+    if len(reason or "") > ForbiddenPair._meta.get_field("reason").max_length:
+        raise ValidationFailed(
+            _("At most %(n)d characters.") % {"n": ForbiddenPair._meta.get_field("reason").max_length}, field="reason"
+        )
+    a, b = sorted((first, second), key=lambda e: e.pk)
+    lo, hi = _round_span(first_round, last_round)
+    for other in ForbiddenPair.objects.filter(tournament=tournament, first=a, second=b):
+        olo, ohi = _round_span(other.first_round, other.last_round)
+        if lo <= ohi and olo <= hi:
+            raise Conflict(
+                _("%(a)s and %(b)s are already a forbidden pair in rounds %(r)s.")
+                % {"a": a.player.full_name, "b": b.player.full_name, "r": forbidden_pair_rounds_text(other)},
+                field="second",
+            )
+    pair = ForbiddenPair.objects.create(
+        tournament=tournament, first=a, second=b, first_round=first_round, last_round=last_round,
+        reason=reason or "", created_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+    tournament_touch(tournament)
+    return pair
+
+
+def forbidden_pair_rounds_text(pair: ForbiddenPair) -> str:
+    """``3``, ``1–4`` or ``2–…`` (open-ended)."""
+    if pair.last_round is None:
+        return f"{pair.first_round}–…"
+    if pair.last_round == pair.first_round:
+        return str(pair.first_round)
+    return f"{pair.first_round}–{pair.last_round}"
+
+
+@audited("forbidden_pair.remove")
+@transaction.atomic
+def forbidden_pair_remove(*, pair: ForbiddenPair, user=None, reason: str = "") -> None:
+    """Remove a forbidden pair: the next rounds may pair the two players again (rounds already paired
+    stay as they are). Recorded in the history with ``reason`` (optional). Raises PermissionDenied
+    for anyone but the organisers; NotFound when it is already gone."""
+    from federation.errors import NotFound
+
+    tournament = Tournament.objects.select_for_update().get(pk=pair.tournament_id)
+    if user is not None:
+        access.require(access.can_organise(user, tournament), _("Only the organiser can change forbidden pairs."))
+    row = ForbiddenPair.objects.select_for_update().filter(pk=pair.pk).first()
+    if row is None:
+        raise NotFound(_("This forbidden pair no longer exists."))
+    row.delete()
+    tournament_touch(tournament)
+
+
+# --------------------------------------------------------------------------------------------
 # Results
 # --------------------------------------------------------------------------------------------
 
@@ -814,6 +1024,8 @@ def rules_error_message(exc: ValueError, stores: tuple[int, int] | None = None) 
     Result errors get a translated sentence naming the rule; move-record errors keep the engine's
     detail (it names the ply) behind a translated prefix.
     """
+    from games.record_messages import engine_error_message
+
     e = engine
     if isinstance(exc, e.WithdrawalTooEarlyError):
         return _("a withdrawal is allowed only once a player has at least 25 stones in the store (Kural 14.5)")
@@ -831,7 +1043,7 @@ def rules_error_message(exc: ValueError, stores: tuple[int, int] | None = None) 
         return _("these sets cannot form a match: the match is decided as soon as the lead cannot be caught "
                  "(2–0 ends a three-set match), and no set is played after that")
     if isinstance(exc, (e.IllegalMoveError, e.IncompleteRecordError, e.RecordMismatchError)):
-        return _("the move record does not fit: %(detail)s") % {"detail": exc}
+        return _("the move record does not fit: %(detail)s") % {"detail": engine_error_message(exc)}
     return str(exc)
 
 

@@ -25,6 +25,7 @@ from federation import roles
 from tournaments import access, history, publication, selectors, services, trf_io
 from tournaments.forms import (
     EntriesForm,
+    ForbiddenPairForm,
     MatchResultForm,
     PlayerRegisterForm,
     TournamentDeleteForm,
@@ -32,7 +33,7 @@ from tournaments.forms import (
     TournamentForm,
     TrfUploadForm,
 )
-from tournaments.models import Absence, Match, Round, Tournament
+from tournaments.models import Absence, ForbiddenPair, Match, Round, Tournament
 from tournaments.standings import TIEBREAKS, tiebreak_label
 from tournaments.trf_io import tournament_export_trf, tournament_import_trf
 
@@ -251,7 +252,8 @@ def standings(request, slug: str):
     options = [(k, tiebreak_label(k, _lang())) for k in sorted(TIEBREAKS)]
     return render(
         request, "tournaments/standings.html",
-        {"t": t, "st": st, "can_organise": can_org, "tiebreak_slots": slots, "tiebreak_options": options},
+        {"t": t, "st": st, "can_organise": can_org, "tiebreak_slots": slots, "tiebreak_options": options,
+         "tiebreak_rules_text": selectors.tiebreak_rules_text(st.tiebreak_rules)},
     )
 
 
@@ -359,6 +361,9 @@ def tournament_create(request):
                 end_date=d["end_date"], city=d["city"], venue=d["venue"], sets_per_match=d["sets_per_match"],
                 variant=d["variant"], tiebreaks=d["tiebreak_order"] or None,
                 double_round_robin=d["double_round_robin"], created_by=request.user,
+                acceleration=d.get("acceleration") or Tournament.Acceleration.NONE,
+                tiebreak_rules=d.get("tiebreak_rules") or Tournament.TiebreakRules.AUTO,
+                second_cycle_swap=d.get("second_cycle_swap", True),
             )
         except ApplicationError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
@@ -431,28 +436,92 @@ def entry_withdraw(request, slug: str, start_no: int):
 
 @login_required
 def trf_import(request):
-    """Upload a TRF file; the whole file is imported or nothing is."""
+    """Upload a TRF file; the whole file is imported or nothing is.
+
+    "Preview" runs the import and rolls it back (``dry_run``): the page lists the notes and the known
+    players the lines would be matched to, each with a box to refuse the match; "Import" then imports
+    the same file (kept in the session under a token, so it is not chosen again), with the refused
+    matches registered as new players. A refusal that only asks for the system keeps the file too."""
     if not access.can_create_tournament(request.user):
         messages.error(request, _("Only organisers can import tournaments."))
         return redirect("home")
-    form = TrfUploadForm(request.POST or None, request.FILES or None)
+    form = TrfUploadForm(request.POST or None, request.FILES or None,
+                         initial={"publish": True, "match_players": True})
+    preview = None
+    refused: set[int] = set()
     if request.method == "POST" and form.is_valid():
-        f = form.cleaned_data["file"]
         name = form.cleaned_data.get("name") or None
+        shown = "options" in request.POST  # the page's form: its boxes say; a bare post takes the defaults
+        options = {
+            "system": form.cleaned_data.get("system") or None,
+            "publish": form.cleaned_data.get("publish") if shown else True,
+            "match_players": form.cleaned_data.get("match_players") if shown else True,
+        }
         try:
-            data = trf_io.read_upload(f)
+            data, source = _trf_upload_data(request, form)
             if trf_io.needs_job(data):  # a big file: a job with a progress page
-                row = trf_io.trf_import_queue(data=data, source=f.name, user=request.user, name=name)
+                if "preview" in request.POST:
+                    raise ApplicationError(_("A file this big is imported by a job and cannot be previewed."),
+                                           field="file")
+                row = trf_io.trf_import_queue(data=data, source=source, user=request.user, name=name, **options)
+                _trf_upload_forget(request)
                 return redirect("trf-import-detail", import_id=row.id)
-            report = tournament_import_trf(data=data, source=f.name, user=request.user, name=name)
+            offered = {int(n) for n in request.POST.getlist("offered") if n.isdigit()}
+            kept = {int(n) for n in request.POST.getlist("keep") if n.isdigit()}
+            refused = (offered - kept) | {int(n) for n in request.POST.getlist("refused") if n.isdigit()}
+            matches = {n: None for n in sorted(refused)} or None
+            report = tournament_import_trf(data=data, source=source, user=request.user, name=name,
+                                           player_matches=matches, dry_run="preview" in request.POST, **options)
         except ApplicationError as exc:
-            form.add_error("name" if exc.field == "name" else "file", exc.message)
+            form.add_error(exc.field if exc.field in ("name", "system") else "file", exc.message)
+            if exc.field == "player_matches":
+                _trf_upload_forget(request)
         else:
-            messages.success(request, _("Imported %(name)s.") % {"name": report.tournament.name})
-            for note in report.notes:
-                messages.info(request, note)
-            return redirect("tournament-detail", slug=report.tournament.slug)
-    return render(request, "tournaments/import.html", {"form": form})
+            if report.dry_run:
+                preview = report
+            else:
+                _trf_upload_forget(request)
+                messages.success(request, _("Imported %(name)s.") % {"name": report.tournament.name})
+                for note in report.notes:
+                    messages.info(request, note)
+                return redirect("tournament-detail", slug=report.tournament.slug)
+    stored = request.session.get(_TRF_UPLOAD_KEY) if request.method == "POST" else None
+    if stored and form.is_bound:
+        form.data = form.data.copy()
+        form.data["upload"] = stored["token"]
+    return render(request, "tournaments/import.html", {
+        "form": form, "preview": preview, "stored": stored if form.is_bound else None,
+        "matches": preview.matches if preview else [], "refused": sorted(refused) if preview else [],
+    })
+
+
+#: Session key of the TRF file uploaded last on the import page (token, base64 bytes, file name).
+_TRF_UPLOAD_KEY = "trf_import_upload"
+
+
+def _trf_upload_data(request, form) -> tuple[bytes, str]:
+    """The file of an import post: the uploaded one (kept in the session for the next post), or the one
+    kept under the form's ``upload`` token."""
+    import base64
+    import secrets
+
+    f = form.cleaned_data.get("file")
+    if f is not None:
+        data = trf_io.read_upload(f)
+        request.session[_TRF_UPLOAD_KEY] = {
+            "token": secrets.token_urlsafe(16), "data": base64.b64encode(data).decode("ascii"),
+            "source": f.name or "upload.trf",
+        }
+        return data, f.name or "upload.trf"
+    stored = request.session.get(_TRF_UPLOAD_KEY)
+    token = form.cleaned_data.get("upload") or ""
+    if stored and token and secrets.compare_digest(stored.get("token", ""), token):
+        return base64.b64decode(stored["data"]), stored.get("source") or "upload.trf"
+    raise ApplicationError(_("Choose the TRF file."), field="file")
+
+
+def _trf_upload_forget(request) -> None:
+    request.session.pop(_TRF_UPLOAD_KEY, None)
 
 
 @login_required
@@ -617,3 +686,60 @@ def tournament_history_page(request, slug: str):
         return redirect("tournament-detail", slug=slug)
     items = history.tournament_history(tournament=t, limit=1000)
     return render(request, "tournaments/history.html", {"t": t, "history": items})
+
+
+# --------------------------------------------------------------------------------------------
+# Forbidden pairs
+# --------------------------------------------------------------------------------------------
+
+
+@login_required
+def forbidden_pairs(request, slug: str):
+    """Organiser: the players who must not be paired with each other (in a range of rounds), and a form
+    to add one (Swiss events)."""
+    t = _tournament(request, slug)
+    if not access.can_organise(request.user, t):
+        messages.error(request, _("Only the organiser can change forbidden pairs."))
+        return redirect("tournament-detail", slug=slug)
+    paired = t.rounds.count()
+    next_round = min(paired + 1, t.rounds_total)
+    form = ForbiddenPairForm(request.POST or None, tournament=t, next_round=next_round)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        by_no = {e.start_no: e for e in t.entries.select_related("player")}
+        try:
+            services.forbidden_pair_add(
+                tournament=t, first=by_no.get(d["first"]), second=by_no.get(d["second"]),
+                first_round=d["first_round"], last_round=d.get("last_round"), reason=d.get("reason") or "",
+                user=request.user,
+            )
+        except ApplicationError as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        else:
+            messages.success(request, _("Forbidden pair saved; the next pairings will not put them together."))
+            return redirect("forbidden-pairs", slug=slug)
+    pairs = list(
+        t.forbidden_pairs.select_related("first__player", "second__player", "created_by").order_by(
+            "first_round", "first__start_no", "second__start_no"
+        )
+    )
+    rows = [{"pair": p, "rounds": services.forbidden_pair_rounds_text(p)} for p in pairs]
+    return render(
+        request, "tournaments/forbidden_pairs.html",
+        {"t": t, "form": form, "rows": rows, "paired": paired,
+         "can_add": t.system == Tournament.System.SWISS and t.status != Tournament.Status.FINISHED},
+    )
+
+
+@login_required
+@require_POST
+def forbidden_pair_delete(request, slug: str, pair_id: int):
+    """Organiser: remove a forbidden pair (the next pairings may put the two players together)."""
+    t = _tournament(request, slug)
+    pair = ForbiddenPair.objects.filter(tournament=t, pk=pair_id).first()
+    if pair is None:  # a double tap: the first one removed it
+        messages.info(request, _("This forbidden pair no longer exists."))
+        return redirect("forbidden-pairs", slug=slug)
+    _act(request, services.forbidden_pair_remove, _("Forbidden pair removed."), pair=pair,
+         reason=request.POST.get("reason", ""))
+    return redirect("forbidden-pairs", slug=slug)

@@ -22,7 +22,8 @@ from games.models import RecordImport
 from ratings.models import InitialRating, RatingChange, RatingEvent, RatingGameLine
 from tests.factories import ClubFactory, EntryFactory, PlayerFactory, TournamentFactory, TournamentRoleFactory
 from tournaments.models import (
-    Absence, CoinToss, Entry, Match, PairingChange, Round, SetResult, Tournament, TournamentRole, TrfImport,
+    Absence, CoinToss, Entry, ForbiddenPair, Match, PairingChange, Round, SetResult, Tournament, TournamentRole,
+    TrfImport,
 )
 
 APPS = ("federation", "tournaments", "games", "ratings")
@@ -66,6 +67,8 @@ def world(superuser):
     Match.objects.create(round=r1, board=2, white=e[2], black=e[3], forfeit=Match.Forfeit.BLACK,
                          white_points=Decimal("1"), black_points=Decimal("0"))
     Absence.objects.create(entry=e[3], round_number=2, kind=Absence.Kind.HALF, created_by=superuser)
+    ForbiddenPair.objects.create(tournament=t, first=e[0], second=e[2], first_round=2, reason="kardeşler",
+                                 created_by=superuser)
     PairingChange.objects.create(round=r1, user=superuser, reason="Aynı kulüp", before={"1": [1, 2]}, after={"1": [1, 3]})
     event = RatingEvent.objects.create(tournament=t, period=dt.date(2026, 1, 10), rated_at=now, rated_sets=2, players=2)
     change = RatingChange.objects.create(
@@ -268,7 +271,7 @@ def test_tournament_added_here_records_its_creator_and_an_edit_bumps_its_version
     r = su_client.post(_url(Tournament, "add"), {
         "name": "Yönetimden Turnuva", "slug": "yonetimden-turnuva", "status": "draft", "system": "swiss",
         "rounds_total": "5", "sets_per_match": "3", "variant": "federation", "tiebreaks": '["buchholz"]',
-        "bye_points": "1.0",
+        "bye_points": "1.0", "acceleration": "none", "tiebreak_rules": "auto", "second_cycle_swap": "on",
     })
     assert r.status_code == 302, r.context["adminform"].form.errors if r.context else r
     t = Tournament.objects.get(slug="yonetimden-turnuva")
@@ -278,11 +281,13 @@ def test_tournament_added_here_records_its_creator_and_an_edit_bumps_its_version
     r = su_client.post(_url(Tournament, "change", t.pk), {
         "name": "Yönetimden Turnuva 2026", "status": "draft", "system": "swiss", "rounds_total": "5",
         "sets_per_match": "3", "variant": "federation", "tiebreaks": '["buchholz"]', "bye_points": "1.0",
+        "acceleration": "none", "tiebreak_rules": "2023", "second_cycle_swap": "on",
     })
     assert r.status_code == 302, r.context["adminform"].form.errors if r.context else r
     t.refresh_from_db()
     assert t.name == "Yönetimden Turnuva 2026"
     assert t.slug == "yonetimden-turnuva"  # read-only once created
+    assert t.tiebreak_rules == "2023"
     assert t.version == 2  # cached PDFs keyed on the version are built again
 
     entry = EntryFactory(tournament=t)
