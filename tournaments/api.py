@@ -245,8 +245,10 @@ class TournamentImportTrfApi(APIView):
             '"dry_run": 200 with the report of what would be imported (proposed player matches, notes), '
             "nothing saved; a file that needs a job cannot be previewed (400). Lines without a FIDE id are "
             'matched to known players (same name, birth year and code) unless "match_players" is false; '
-            '"player_matches" decides per line. A finished event\'s standings are published unless "publish" '
-            "is false."
+            '"player_matches" decides per line. A line whose FIDE id belongs to a stored player with another name '
+            'or birth year is refused (400 with field "player_matches"; in a dry run how "conflict") unless '
+            '"player_matches" confirms it with that FIDE id. A finished event\'s standings are published unless '
+            '"publish" is false.'
         ),
     )
     def post(self, request):

@@ -33,6 +33,7 @@ ACTION_LABELS = {
     "standings.publish": gettext_lazy("standings published"),
     "forbidden_pair.add": gettext_lazy("forbidden pair added"),
     "forbidden_pair.remove": gettext_lazy("forbidden pair removed"),
+    "role.assign": gettext_lazy("role given"), "role.remove": gettext_lazy("role taken away"),
     "create": gettext_lazy("created"), "edit": gettext_lazy("edited"), "delete": gettext_lazy("deleted"),
 }
 
@@ -117,13 +118,14 @@ class HistoryItem:
             }
         rows = []
         for label, (old, new, created, deleted) in groups.items():
+            bye = "bye" in (old.get("kind"), new.get("kind"))
             for key in dict.fromkeys([*old, *new]):
-                if key == "version":
+                if key == "version" or (bye and key in _NOT_FOR_BYES):
                     continue
                 rows.append({
                     "object": label, "field": str(FIELD_LABELS.get(key, key)),
-                    "before": "" if created else _readable(old.get(key)),
-                    "after": "" if deleted else _readable(new.get(key)),
+                    "before": "" if created else _readable(old.get(key), key),
+                    "after": "" if deleted else _readable(new.get(key), key),
                 })
         return rows
 
@@ -134,15 +136,50 @@ class HistoryItem:
         }
 
 
-def _readable(value) -> str:
+#: Fields of a board that say nothing about a bye (a bye is neither rated nor unrated, has no black and no
+#: forfeit): not shown for one.
+_NOT_FOR_BYES = frozenset({"rated", "black", "forfeit"})
+
+
+def _choice_labels() -> dict[str, dict[str, object]]:
+    """Field shown → stored code → its label (the models' choices), for the page (the API keeps the codes)."""
+    return {
+        "status": {**dict(Tournament.Status.choices), **dict(Round.Status.choices)},
+        "acceleration": dict(Tournament.Acceleration.choices),
+        "tiebreak_rules": dict(Tournament.TiebreakRules.choices),
+        "kind": {**dict(Match.Kind.choices), **dict(Absence.Kind.choices)},
+        "bye_kind": dict(Match.ByeKind.choices),
+        "forfeit": {k: v for k, v in Match.Forfeit.choices if k},
+        "role": dict(TournamentRole.Role.choices),
+    }
+
+
+def _tiebreak_text(key: str) -> str:
+    from django.utils.translation import get_language
+
+    from tournaments.standings import tiebreak_label
+
+    try:
+        return tiebreak_label(key, "en" if (get_language() or "").startswith("en") else "tr")
+    except Exception:  # an old or unknown key: shown as stored
+        return key
+
+
+def _readable(value, key: str | None = None) -> str:
     if value is None or value == "":
         return "—"
     if value is True:
         return str(gettext_lazy("yes"))
     if value is False:
         return str(gettext_lazy("no"))
+    if key == "tiebreaks" and isinstance(value, list):
+        return ", ".join(_tiebreak_text(str(v)) for v in value) or "—"
     if isinstance(value, list):
         return ", ".join(str(v) for v in value) or "—"
+    if key is not None and isinstance(value, str):
+        labels = _choice_labels().get(key)
+        if labels and value in labels:
+            return str(labels[value])
     if isinstance(value, float):
         return {1.0: "1", 0.5: "½", 0.0: "0"}.get(value, f"{value:g}")
     return str(value)

@@ -6,6 +6,7 @@ model rows and the selectors' dataclasses. Points are match points 1 / 0.5 / 0 a
 """
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -80,7 +81,9 @@ class TrfImportInputSerializer(serializers.Serializer):
     player_matches = serializers.JSONField(
         required=False, default=None,
         help_text='Per line: {"<start no>": "<federation id>" or null}: the known player to use, or null for a '
-        "new player (JSON text in a multipart form).",
+        "new player (JSON text in a multipart form). For a line with a FIDE id that belongs to a stored player "
+        "with another name or birth year (how \"conflict\" in a dry run; otherwise 400 with field "
+        '"player_matches"), give that FIDE id to confirm that they are the same person.',
     )
     dry_run = _FormBooleanField(
         default=False, help_text="Preview: run the import and roll it back; 200 with the report (slug null).",
@@ -90,13 +93,13 @@ class TrfImportInputSerializer(serializers.Serializer):
         if value in (None, ""):
             return None
         if not isinstance(value, dict):
-            raise serializers.ValidationError("An object of starting numbers and federation ids (or null).")
+            raise serializers.ValidationError(_("An object of starting numbers and federation ids (or null)."))
         out = {}
         for key, fed_id in value.items():
             if not str(key).isdigit() or not 1 <= int(key) <= 9999:
-                raise serializers.ValidationError(f"{str(key)[:20]!r} is not a starting number.")
+                raise serializers.ValidationError(_("%(key)s is not a starting number.") % {"key": repr(str(key)[:20])})
             if fed_id is not None and (not isinstance(fed_id, str) or len(fed_id) > 20):
-                raise serializers.ValidationError(f"{key}: a federation id (text) or null.")
+                raise serializers.ValidationError(_("%(key)s: a federation id (text) or null.") % {"key": key})
             out[int(key)] = fed_id or None
         return out
 
@@ -333,11 +336,21 @@ class ImportPlayerSerializer(serializers.Serializer):
     federation_id = serializers.CharField(help_text="The player used (after a dry run: proposed; a new player's id "
                                           "changes).")
     how = serializers.ChoiceField(
-        choices=["fide_id", "matched", "chosen", "new"],
+        choices=["fide_id", "matched", "chosen", "new", "conflict"],
         help_text="fide_id: the player with the line's FIDE id; matched: a known player with the same name, birth "
-        "year and code; chosen: as player_matches said; new: registered by the import.",
+        "year and code; chosen: as player_matches said; new: registered by the import; conflict (dry run only): "
+        "the line's FIDE id belongs to a stored player with another name or birth year — the import is refused "
+        'unless player_matches confirms it ({"<start no>": "<that FIDE id>"}).',
     )
     candidates = serializers.IntegerField(help_text="Known players with the line's name, birth year and code.")
+    candidate_ids = serializers.ListField(
+        child=serializers.CharField(), required=False,
+        help_text="Their federation ids (to choose one with player_matches).",
+    )
+    conflict = serializers.CharField(
+        allow_null=True, required=False,
+        help_text="Why the line's FIDE id looks like another person's (also when confirmed); null when it does not.",
+    )
 
 
 class ImportOutputSerializer(serializers.Serializer):

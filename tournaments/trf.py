@@ -53,6 +53,7 @@ import dataclasses
 import math
 import os
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 __all__ = [
@@ -70,6 +71,7 @@ __all__ = [
     "read_extensions",
     "unread_lines",
     "computed_points",
+    "declared_type",
     "dump_trf",
     "infer_blank_codes",
     "parse_trf",
@@ -406,6 +408,24 @@ def played_rounds(t: TrfTournament) -> int:
     return last
 
 
+def declared_type(text: str) -> tuple[str | None, bool, bool]:
+    """``(system, double round robin, team event)`` that a ``092`` text declares: ``system`` is
+    ``"swiss"``, ``"round_robin"`` or ``None`` when the text says neither (or is blank).
+
+    Round robin: "Round robin", "Individual: Round-Robin", "Berger", "all-play-all", "RR", Turkish
+    "devreli" ("double"/"DRR"/"çift" make it a double round robin); Swiss: "Swiss", "Individual:
+    Swiss-System", "Dutch", "İsviçre"; a team event: "Team", "Takım".
+    """
+    low = unicodedata.normalize("NFC", (text or "").casefold()).replace("\u0307", "").replace("ı", "i")
+    if re.search(r"\bteam|takim", low):
+        return None, False, True
+    if re.search(r"round[\s_-]*robin|berger|all[\s_-]*play[\s_-]*all|\b[d2]?rr\b|devreli", low):
+        return "round_robin", bool(re.search(r"double|\b[d2]rr\b|çift|cift|two cycles", low)), False
+    if re.search(r"swiss|isviçre|isvicre|dutch|dubov|burstein", low):
+        return "swiss", False, False
+    return None, False, False
+
+
 def _fmt_points(x: float) -> str:
     return f"{x:.1f}"
 
@@ -556,7 +576,7 @@ def parse_trf(data: bytes | str, *, source: str = "<trf>") -> TrfTournament:
     seen: dict[int, TrfPlayer] = {}
     try:
         if not any(line.startswith("001") for line in lines):
-            raise TrfError(_m(gettext_noop("no player lines (tag 001) found; is this a TRF file?")))
+            raise TrfError(_no_player_lines(len(lines)))
         for no, raw_line in enumerate(lines, start=1):
             bad = _CONTROL.search(raw_line)
             if bad:
@@ -619,13 +639,19 @@ def parse_trf(data: bytes | str, *, source: str = "<trf>") -> TrfTournament:
                 t.extra_line_numbers.append(no)
                 t.layout.append(("x", len(t.extra_lines) - 1))
         if not t.players:
-            raise TrfError(_m(gettext_noop("no player lines (tag 001) found; is this a TRF file?")))
+            raise TrfError(_no_player_lines(len(lines)))
         _check_pairings(t, seen)
         read_extensions(t)
     except TrfError as err:
         err.source = source
         raise
     return t
+
+
+def _no_player_lines(n: int) -> TrfMessage:
+    """The reason for a text without player lines: how many lines were read, and that it is no TRF file."""
+    return _m(gettext_noop("no player lines (tag 001) found (lines read: %(n)s); this does not look like a TRF file "
+                           "(a TRF file has one line starting with 001 per player)"), n=n)
 
 
 def _parse_player_tolerant(line: str, no: int, t: TrfTournament) -> TrfPlayer:
@@ -704,6 +730,9 @@ def _parse_player(line: str, no: int) -> TrfPlayer:
     points_s = line[80:84].strip()
     points: float | None = None
     if points_s:
+        if points_s.startswith("-") and _POINTS.fullmatch(points_s[1:].strip()):
+            raise TrfError(_m(gettext_noop("points %(value)r is negative (a player's points are 0 or more)"),
+                              value=points_s), line=no, column=81)
         if not _POINTS.fullmatch(points_s):
             raise TrfError(_m(gettext_noop("points %(value)r is not a number"), value=points_s), line=no,
                            column=81)
@@ -886,6 +915,35 @@ def _ext_players(line: str, start: int, no: int, what: str) -> tuple[int, ...]:
     return tuple(out)
 
 
+#: The layout of the extension lines whose columns matter, added to a refusal of such a line
+#: (``"...; expected `240 T RRR PPPP PPPP ...` (...)"``).
+_LAYOUTS = {
+    "240": ("240 T RRR PPPP PPPP ...", gettext_noop(
+        "the bye type (H, F, Z or U) in column 5, the round in columns 7-9, starting numbers in columns 11-14, "
+        "16-19, ...")),
+    "250": ("250 MMMM GGGG RRR RRR PPPP PPPP", gettext_noop(
+        "match points in columns 5-8 (blank), virtual game points in columns 10-13, the first and last round in "
+        "columns 15-17 and 19-21, the first and last starting number in columns 23-26 and 28-31")),
+    "260": ("260 RRR RRR PPPP PPPP ...", gettext_noop(
+        "the first and last round in columns 5-7 and 9-11, starting numbers in columns 13-16, 18-21, ...")),
+    "XXA": ("XXA NNNN pp.p pp.p ...", gettext_noop(
+        "the starting number in columns 5-8, the virtual points of rounds 1, 2, ... in columns 10-13, 15-18, ...")),
+}
+#: Refusals that are not about the layout of the line (no layout added).
+_NOT_LAYOUT = frozenset({gettext_noop("%(tag)s: player %(n)s has no 001 line"),
+                         gettext_noop("XXA: player %(n)s has a second XXA line (first on line %(first)s)")})
+
+
+def _with_layout(err: TrfError, tag: str) -> TrfError:
+    """``err`` of an extension line of ``tag``, with the layout that line must have (:data:`_LAYOUTS`)."""
+    if tag not in _LAYOUTS or err.template in _NOT_LAYOUT:
+        return err
+    layout, columns = _LAYOUTS[tag]
+    reason = _m(gettext_noop("%(reason)s; expected `%(layout)s`: %(columns)s"), reason=err.reason, layout=layout,
+                columns=_m(columns))
+    return TrfError(reason, line=err.line, column=err.column, source=err.source)
+
+
 def read_extensions(t: TrfTournament) -> None:
     """Fill the extension fields of ``t`` from its ``extra_lines`` (called by :func:`parse_trf`).
 
@@ -918,107 +976,110 @@ def read_extensions(t: TrfTournament) -> None:
         tag = line[:3].upper()
         if tag not in EXTENSION_TAGS:
             continue
-        if tag == "XXP":
-            tokens = line[3:].split()
-            players = tuple(player_ok(int(_ext_number(x, _m(_TAG_START_NO, tag="XXP"), no, 5, integer=True,
-                                                        positive=True)), no, "XXP") for x in tokens)
-            if len(players) < 2 or len(set(players)) != len(players):
-                raise TrfError(_m(_TAG_FORBIDDEN_TWO, tag="XXP"), line=no, column=5)
-            t.forbidden.append(TrfForbidden(players, 1, None, no, "XXP"))
-        elif tag == "260":
-            first = int(_ext_number(line[4:7], _m(_TAG_FIRST_ROUND, tag="260"), no, 5, integer=True, positive=True))
-            last = int(_ext_number(line[8:11], _m(_TAG_LAST_ROUND, tag="260"), no, 9, integer=True, positive=True))
-            if last < first:
-                raise TrfError(_m(gettext_noop("%(tag)s: last round %(last)s is before first round %(first)s"),
-                                  tag="260", last=last, first=first), line=no, column=9)
-            players = tuple(player_ok(n, no, "260") for n in _ext_players(line, 12, no, "260"))
-            if len(players) < 2 or len(set(players)) != len(players):
-                raise TrfError(_m(_TAG_FORBIDDEN_TWO, tag="260"), line=no, column=13)
-            t.forbidden.append(TrfForbidden(players, first, last, no, "260"))
-        elif tag == "XXA":
-            n = player_ok(int(_ext_number(line[4:8], _m(_TAG_START_NO, tag="XXA"), no, 5, integer=True,
-                                          positive=True)), no, "XXA")
-            if n in t.accelerations:
-                raise TrfError(_m(gettext_noop("XXA: player %(n)s has a second XXA line (first on line %(first)s)"),
-                                  n=n, first=t.line_of["XXA " + str(n)]), line=no, column=5)
-            values = []
-            i = 9
-            while i < len(line):
-                values.append(_ext_number(line[i:i + 4], _m(gettext_noop("XXA: player %(n)s: round %(round)s points"),
-                                                            n=n, round=len(values) + 1), no, i + 1))
-                if i + 4 < len(line) and line[i + 4] != " ":
-                    raise TrfError(_m(_TAG_COLUMN_NOT_BLANK, tag="XXA", column=i + 5, char=line[i + 4]), line=no,
-                                   column=i + 5)
-                i += 5
-            t.accelerations[n] = values
-            t.line_of[f"XXA {n}"] = no
-        elif tag == "250":
-            match_points = line[4:8].strip()
-            if match_points and _ext_number(match_points, _m(gettext_noop("250: match points")), no, 5) != 0:
-                raise TrfError(_m(gettext_noop("250: accelerations in match points are not supported (columns 5-8 "
-                                               "must be blank)")), line=no, column=5)
-            value = _ext_number(line[9:13], _m(gettext_noop("250: game points")), no, 10)
-            first = int(_ext_number(line[14:17], _m(_TAG_FIRST_ROUND, tag="250"), no, 15, integer=True,
-                                    positive=True))
-            last = int(_ext_number(line[18:21], _m(_TAG_LAST_ROUND, tag="250"), no, 19, integer=True, positive=True))
-            lo = int(_ext_number(line[22:26], _m(gettext_noop("250: first player")), no, 23, integer=True,
-                                 positive=True))
-            hi = int(_ext_number(line[27:31], _m(gettext_noop("250: last player")), no, 28, integer=True,
-                                 positive=True))
-            if last < first or hi < lo:
-                raise TrfError(_m(gettext_noop("250: a range is backwards")), line=no,
-                               column=15 if last < first else 23)
-            if line[31:].strip():
-                raise TrfError(_m(gettext_noop("250: unexpected text after column 31")), line=no, column=32)
-            for n in range(lo, hi + 1):
-                if n not in known:
-                    continue
-                values = t.accelerations.setdefault(n, [])
-                if len(values) < last:
-                    values.extend([0.0] * (last - len(values)))
-                for r in range(first, last + 1):
-                    values[r - 1] = value
-                t.line_of.setdefault(f"XXA {n}", no)
-        elif tag.startswith("BB"):
-            key = tag[2]
-            t.point_system[key] = _ext_number(line[3:], _m(gettext_noop("%(tag)s: points"), tag=tag), no, 5)
-            t.line_of[tag] = no
-        elif tag == "162":
-            body = line[4:]
-            pairs = re.findall(r"([A-Za-z])\s*([0-9]+(?:\.[0-9]+)?)", body)
-            if not pairs or re.sub(r"([A-Za-z])\s*([0-9]+(?:\.[0-9]+)?)", "", body).strip():
-                raise TrfError(_m(gettext_noop("162: expected pairs like 'W 1.0 D 0.5 L 0.0'")), line=no, column=5)
-            for letter, value in pairs:
-                key = {"P": "U"}.get(letter.upper(), letter.upper())
-                if key not in ("W", "D", "L", "Z", "U"):
-                    raise TrfError(_m(gettext_noop("162: %(letter)r is not a result this program scores (W D L Z P)"),
-                                      letter=letter), line=no, column=5)
-                t.point_system[key] = float(value)
-                if key == "Z":
-                    t.point_system["F"] = float(value)
-            t.line_of["162"] = no
-        elif tag == "142":
-            t.rounds_142 = int(_ext_number(line[3:], _m(gettext_noop("142: number of rounds")), no, 5, integer=True,
-                                           positive=True))
-            t.line_of["142"] = no
-        elif tag == "152":
-            c = line[3:].strip().upper()
-            if c not in ("W", "B"):
-                raise TrfError(_m(gettext_noop("152: initial colour %(colour)r is not W or B"), colour=c[:10]),
-                               line=no, column=5)
-            t.initial_colour = c.lower()
-            t.line_of["152"] = no
-        elif tag == "192":
-            t.pairing_system = line[3:].strip()
-            t.line_of["192"] = no
-        elif tag == "240":
-            kind = line[4:5].upper()
-            if kind not in ("H", "F", "Z", "U"):
-                raise TrfError(_m(gettext_noop("240: bye type %(kind)r is not H, F, Z or U"), kind=kind), line=no,
-                               column=5)
-            rnd = int(_ext_number(line[6:9], _m(gettext_noop("240: round")), no, 7, integer=True, positive=True))
-            for n in _ext_players(line, 10, no, "240"):
-                t.byes.append(TrfBye(kind, rnd, player_ok(n, no, "240"), no))
+        try:
+            if tag == "XXP":
+                tokens = line[3:].split()
+                players = tuple(player_ok(int(_ext_number(x, _m(_TAG_START_NO, tag="XXP"), no, 5, integer=True,
+                                                            positive=True)), no, "XXP") for x in tokens)
+                if len(players) < 2 or len(set(players)) != len(players):
+                    raise TrfError(_m(_TAG_FORBIDDEN_TWO, tag="XXP"), line=no, column=5)
+                t.forbidden.append(TrfForbidden(players, 1, None, no, "XXP"))
+            elif tag == "260":
+                first = int(_ext_number(line[4:7], _m(_TAG_FIRST_ROUND, tag="260"), no, 5, integer=True, positive=True))
+                last = int(_ext_number(line[8:11], _m(_TAG_LAST_ROUND, tag="260"), no, 9, integer=True, positive=True))
+                if last < first:
+                    raise TrfError(_m(gettext_noop("%(tag)s: last round %(last)s is before first round %(first)s"),
+                                      tag="260", last=last, first=first), line=no, column=9)
+                players = tuple(player_ok(n, no, "260") for n in _ext_players(line, 12, no, "260"))
+                if len(players) < 2 or len(set(players)) != len(players):
+                    raise TrfError(_m(_TAG_FORBIDDEN_TWO, tag="260"), line=no, column=13)
+                t.forbidden.append(TrfForbidden(players, first, last, no, "260"))
+            elif tag == "XXA":
+                n = player_ok(int(_ext_number(line[4:8], _m(_TAG_START_NO, tag="XXA"), no, 5, integer=True,
+                                              positive=True)), no, "XXA")
+                if n in t.accelerations:
+                    raise TrfError(_m(gettext_noop("XXA: player %(n)s has a second XXA line (first on line %(first)s)"),
+                                      n=n, first=t.line_of["XXA " + str(n)]), line=no, column=5)
+                values = []
+                i = 9
+                while i < len(line):
+                    values.append(_ext_number(line[i:i + 4], _m(gettext_noop("XXA: player %(n)s: round %(round)s points"),
+                                                                n=n, round=len(values) + 1), no, i + 1))
+                    if i + 4 < len(line) and line[i + 4] != " ":
+                        raise TrfError(_m(_TAG_COLUMN_NOT_BLANK, tag="XXA", column=i + 5, char=line[i + 4]), line=no,
+                                       column=i + 5)
+                    i += 5
+                t.accelerations[n] = values
+                t.line_of[f"XXA {n}"] = no
+            elif tag == "250":
+                match_points = line[4:8].strip()
+                if match_points and _ext_number(match_points, _m(gettext_noop("250: match points")), no, 5) != 0:
+                    raise TrfError(_m(gettext_noop("250: accelerations in match points are not supported (columns 5-8 "
+                                                   "must be blank)")), line=no, column=5)
+                value = _ext_number(line[9:13], _m(gettext_noop("250: game points")), no, 10)
+                first = int(_ext_number(line[14:17], _m(_TAG_FIRST_ROUND, tag="250"), no, 15, integer=True,
+                                        positive=True))
+                last = int(_ext_number(line[18:21], _m(_TAG_LAST_ROUND, tag="250"), no, 19, integer=True, positive=True))
+                lo = int(_ext_number(line[22:26], _m(gettext_noop("250: first player")), no, 23, integer=True,
+                                     positive=True))
+                hi = int(_ext_number(line[27:31], _m(gettext_noop("250: last player")), no, 28, integer=True,
+                                     positive=True))
+                if last < first or hi < lo:
+                    raise TrfError(_m(gettext_noop("250: a range is backwards")), line=no,
+                                   column=15 if last < first else 23)
+                if line[31:].strip():
+                    raise TrfError(_m(gettext_noop("250: unexpected text after column 31")), line=no, column=32)
+                for n in range(lo, hi + 1):
+                    if n not in known:
+                        continue
+                    values = t.accelerations.setdefault(n, [])
+                    if len(values) < last:
+                        values.extend([0.0] * (last - len(values)))
+                    for r in range(first, last + 1):
+                        values[r - 1] = value
+                    t.line_of.setdefault(f"XXA {n}", no)
+            elif tag.startswith("BB"):
+                key = tag[2]
+                t.point_system[key] = _ext_number(line[3:], _m(gettext_noop("%(tag)s: points"), tag=tag), no, 5)
+                t.line_of[tag] = no
+            elif tag == "162":
+                body = line[4:]
+                pairs = re.findall(r"([A-Za-z])\s*([0-9]+(?:\.[0-9]+)?)", body)
+                if not pairs or re.sub(r"([A-Za-z])\s*([0-9]+(?:\.[0-9]+)?)", "", body).strip():
+                    raise TrfError(_m(gettext_noop("162: expected pairs like 'W 1.0 D 0.5 L 0.0'")), line=no, column=5)
+                for letter, value in pairs:
+                    key = {"P": "U"}.get(letter.upper(), letter.upper())
+                    if key not in ("W", "D", "L", "Z", "U"):
+                        raise TrfError(_m(gettext_noop("162: %(letter)r is not a result this program scores (W D L Z P)"),
+                                          letter=letter), line=no, column=5)
+                    t.point_system[key] = float(value)
+                    if key == "Z":
+                        t.point_system["F"] = float(value)
+                t.line_of["162"] = no
+            elif tag == "142":
+                t.rounds_142 = int(_ext_number(line[3:], _m(gettext_noop("142: number of rounds")), no, 5, integer=True,
+                                               positive=True))
+                t.line_of["142"] = no
+            elif tag == "152":
+                c = line[3:].strip().upper()
+                if c not in ("W", "B"):
+                    raise TrfError(_m(gettext_noop("152: initial colour %(colour)r is not W or B"), colour=c[:10]),
+                                   line=no, column=5)
+                t.initial_colour = c.lower()
+                t.line_of["152"] = no
+            elif tag == "192":
+                t.pairing_system = line[3:].strip()
+                t.line_of["192"] = no
+            elif tag == "240":
+                kind = line[4:5].upper()
+                if kind not in ("H", "F", "Z", "U"):
+                    raise TrfError(_m(gettext_noop("240: bye type %(kind)r is not H, F, Z or U"), kind=kind), line=no,
+                                   column=5)
+                rnd = int(_ext_number(line[6:9], _m(gettext_noop("240: round")), no, 7, integer=True, positive=True))
+                for n in _ext_players(line, 10, no, "240"):
+                    t.byes.append(TrfBye(kind, rnd, player_ok(n, no, "240"), no))
+        except TrfError as err:
+            raise _with_layout(err, tag) from None
 
 
 #: Lines that carry no data: comments (TRF-2026 ``###``) and blank lines.

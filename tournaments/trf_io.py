@@ -11,14 +11,19 @@ unrated game; ``+``/``-`` against an opponent a forfeit; no opponent (``0000`` o
 ``U`` a pairing-allocated bye (worth ``BBU``, default 1: ``Tournament.bye_points``), ``H`` a
 half-point bye, ``F`` or ``+`` a full-point bye, ``Z`` or ``-`` a zero-point bye; a blank code takes
 the value the published points column implies (:func:`tournaments.trf.infer_blank_codes`) — every
-such inference is reported. A round is played when some cell of it names an opponent
+such inference is reported. A 1-point bye without the ``U`` code (``0000 - +`` or a blank code counted
+as 1: how TRF-16 programs wrote the pairing-allocated bye before ``U``) in a Swiss round is the
+pairing-allocated bye when it is the round's only one, nobody has the round's ``U``, a pairing-allocated
+bye is worth 1 and the player had neither one nor a forfeit win before (C.04.1 c); else a full-point bye
+(:func:`_byes_without_u`, with a note saying which and why). A round is played when some cell of it names an opponent
 (:func:`tournaments.trf.played_rounds`); byes written in cells of later rounds and ``240`` lines are
 byes entered ahead: :class:`~tournaments.models.Absence` rows of that round (kinds ``half``,
 ``full``, ``zero``, ``pab``), not a closed round.
 
 Header and extension lines: ``012`` name, ``022`` city, ``032`` federation, ``042``/``052`` dates,
 ``092`` type (Swiss, round robin or double round robin; team events refused; a type this module
-cannot classify, or no ``092`` line, needs ``system=``), ``102`` chief arbiter, ``122`` time control,
+cannot classify, or no ``092`` line, needs ``system=``; a round robin whose played rounds are not one
+is refused, ``system="swiss"`` imports it as what it is: :func:`_check_round_robin`), ``102`` chief arbiter, ``122`` time control,
 ``132`` round dates (``Tournament.round_dates``: ISO dates, the text when it is no date), ``XXR`` or
 ``142`` number of rounds, ``XXC white1``/``black1`` or ``152`` colour of the top seed in round 1 (the
 round-1 :class:`~tournaments.models.CoinToss`), ``192`` pairing system (FIDE Dutch; ``*_BAKU`` sets
@@ -45,7 +50,15 @@ Limits of the tables (every line is honoured or refused with its line number, ne
   name (160), ``022`` city (60), ``032`` federation (60), ``102`` chief arbiter (120), ``122`` time
   control (120).
 
-Players: a line with a FIDE id is the player with that federation id (registered when new). A line
+Players: a line with a FIDE id is the player with that federation id (registered when new); when that
+stored player has another name (compared in Turkish lower case without marks, in any word order) or
+another birth year, the import is refused naming the line (:class:`PlayerConflicts`) unless
+``player_matches={start_no: that FIDE id}`` confirms that they are the same person (a dry run lists the
+line, ``how == "conflict"``). Whatever a matched line says otherwise than its stored player (name
+spelling, birth year, sex) is noted; the stored values are kept. A full birth date is kept as the birth
+year (one note). The rank column is ``Entry.official_rank``; the export writes it back while no round has
+been paired here since the import (:func:`_file_ranks_apply`). A round date before the start date or
+after the end date and a rank given to several lines are noted. A line
 without one is matched to a known player with the same name (Turkish case rules), the same birth
 year and — when the line gives a federation/club code — that code (their club's short name or the
 code of an earlier entry); a unique match is reused and reported ("line 3: Kılıç, Ayşe matched to
@@ -79,7 +92,7 @@ from django.db.models import Q
 from django.template.defaultfilters import filesizeformat
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 
 from federation import roles
 from federation.collation import turkish_case_variants, turkish_lower, turkish_upper
@@ -124,8 +137,12 @@ BAKU_PAIRING_SYSTEM = "FIDE_DUTCH_2025_BAKU"
 class PlayerChoice:
     """How one player line got its player: ``how`` is ``"fide_id"`` (the player with the line's FIDE id),
     ``"matched"`` (a known player with the same name, birth year and code, reused), ``"chosen"`` (the
-    caller chose it: ``player_matches``) or ``"new"`` (registered by the import). ``candidates`` is the
-    number of known players with the line's name, birth year and code (more than one: none is reused)."""
+    caller chose it: ``player_matches``), ``"new"`` (registered by the import) or, after a dry run only,
+    ``"conflict"`` (the line's FIDE id belongs to a stored player with another name or birth year: the
+    import is refused unless ``player_matches`` confirms it, ``{start_no: that id}``). ``candidates`` is
+    the number of known players with the line's name, birth year and code (more than one: none is reused
+    unless chosen); ``options`` describes them (``federation_id``, ``name``, ``club``, ``birth_year``).
+    ``conflict`` is the text of a FIDE id conflict ("" when none; kept when confirmed)."""
 
     line: int
     start_no: int
@@ -133,10 +150,23 @@ class PlayerChoice:
     federation_id: str
     how: str
     candidates: int = 0
+    options: list[dict] = field(default_factory=list)
+    conflict: str = ""
 
     def as_dict(self) -> dict:
         return {"line": self.line, "start_no": self.start_no, "name": self.name,
-                "federation_id": self.federation_id, "how": self.how, "candidates": self.candidates}
+                "federation_id": self.federation_id, "how": self.how, "candidates": self.candidates,
+                "candidate_ids": [o["federation_id"] for o in self.options], "conflict": self.conflict or None}
+
+
+class PlayerConflicts(ValidationFailed):
+    """Lines whose FIDE id belongs to a stored player with another name or birth year, not confirmed by
+    ``player_matches``: nothing is imported. ``conflicts`` are their :class:`PlayerChoice` rows (``how ==
+    "conflict"``); ``field`` is ``"player_matches"``."""
+
+    def __init__(self, message: str, conflicts: list[PlayerChoice]) -> None:
+        super().__init__(message, field="player_matches")
+        self.conflicts = conflicts
 
 
 @dataclass(slots=True)
@@ -156,6 +186,23 @@ class ImportReport:
     def matches(self) -> list[PlayerChoice]:
         """The lines given a known player by name (or by the caller's choice)."""
         return [p for p in self.players if p.how in ("matched", "chosen")]
+
+    @property
+    def single_matches(self) -> list[PlayerChoice]:
+        """The lines matched to their one known player (or given it by the caller): a box to refuse it."""
+        return [p for p in self.players if p.how == "matched"
+                or (p.how == "chosen" and p.candidates <= 1)]
+
+    @property
+    def several(self) -> list[PlayerChoice]:
+        """The lines with several known players of their name, birth year and code: the caller chooses."""
+        return [p for p in self.players if p.candidates > 1 and p.how in ("new", "chosen")]
+
+    @property
+    def conflicts(self) -> list[PlayerChoice]:
+        """The lines whose FIDE id belongs to a stored player with another name or birth year (confirmed
+        ones too: ``how`` is then ``"fide_id"``)."""
+        return [p for p in self.players if p.conflict]
 
 
 def parse_date(text: str) -> dt.date | None:
@@ -226,14 +273,8 @@ def declared_system(text: str) -> tuple[str | None, bool, bool]:
     "devreli" ("double"/"DRR"/"çift" make it a double round robin); Swiss: "Swiss", "Individual:
     Swiss-System", "Dutch", "İsviçre"; a team event: "Team", "Takım".
     """
-    low = unicodedata.normalize("NFC", (text or "").casefold()).replace("\u0307", "").replace("ı", "i")
-    if re.search(r"\bteam|takim", low):
-        return None, False, True
-    if re.search(r"round[\s_-]*robin|berger|all[\s_-]*play[\s_-]*all|\b[d2]?rr\b|devreli", low):
-        return Tournament.System.ROUND_ROBIN, bool(re.search(r"double|\b[d2]rr\b|çift|cift|two cycles", low)), False
-    if re.search(r"swiss|isviçre|isvicre|dutch|dubov|burstein", low):
-        return Tournament.System.SWISS, False, False
-    return None, False, False
+    system, double, team = trfmod.declared_type(text)
+    return (Tournament.System(system) if system else None), double, team
 
 
 def type_text(tournament: Tournament) -> str:
@@ -402,6 +443,40 @@ def _raw_line(data: bytes | str, number: int) -> str:
     return lines[number - 1].replace("\t", " ") if 1 <= number <= len(lines) else ""
 
 
+def _round_dates_in_the_event(t, round_dates: list[str], start: dt.date | None, end: dt.date | None,
+                              notes: list[str]) -> None:
+    """A note for each round date (132) before the start date (042) or after the end date (052): kept as
+    the file says."""
+    line = t.tag_lines.get("132", 0)
+    for number, value in enumerate(round_dates, start=1):
+        try:
+            day = dt.date.fromisoformat(value)
+        except (TypeError, ValueError):
+            continue
+        if start is not None and day < start:
+            notes.append(_("line %(line)d: round %(round)d is dated %(date)s, before the start date %(start)s (line "
+                           "%(start_line)d); kept as the file says") % {
+                "line": line, "round": number, "date": day.isoformat(), "start": start.isoformat(),
+                "start_line": t.tag_lines.get("042", 0)})
+        elif end is not None and day > end:
+            notes.append(_("line %(line)d: round %(round)d is dated %(date)s, after the end date %(end)s (line "
+                           "%(end_line)d); kept as the file says") % {
+                "line": line, "round": number, "date": day.isoformat(), "end": end.isoformat(),
+                "end_line": t.tag_lines.get("052", 0)})
+
+
+def _rank_ties(t, notes: list[str]) -> None:
+    """A note for each rank the rank column (86-89) gives to more than one player (a tie may be legitimate)."""
+    by_rank: dict[int, list[int]] = defaultdict(list)
+    for p in t.players:
+        if p.rank:
+            by_rank[p.rank].append(p.line)
+    for rank, lines in sorted(by_rank.items()):
+        if len(lines) > 1:
+            notes.append(_("lines %(lines)s all have rank %(rank)d in the rank column (a tie is possible); kept as the "
+                           "file says") % {"lines": ", ".join(str(n) for n in sorted(lines)), "rank": rank})
+
+
 def _round_date_texts(t, data: bytes | str) -> list[str]:
     """The round dates of the ``132`` line, one text per round: read by columns (round i at columns
     92+10(i-1) .. 99+10(i-1), like the round cells, so a blank field keeps its place) when the line is laid
@@ -508,11 +583,15 @@ def _generated_ids(tournament_id: int, start_no: int):
         yield f"{base}-{k}"
 
 
-def _resolve_choices(t, source: str, player_matches: dict | None) -> dict[int, Player | None]:
-    """``player_matches`` checked: start number → the chosen known player, or None for a new one."""
+def _resolve_choices(t, source: str, player_matches: dict | None) -> tuple[dict[int, Player | None], set[int]]:
+    """``player_matches`` checked: ``(choices, confirmed)``. ``choices`` maps the start number of a line
+    without FIDE id to the chosen known player, or None for a new one; ``confirmed`` holds the start numbers
+    of lines with a FIDE id whose value is that FIDE id: the caller confirms that the stored player with
+    that id is the line's player even when the name or birth year differ (:func:`_fide_conflict`)."""
     out: dict[int, Player | None] = {}
+    confirmed: set[int] = set()
     if not player_matches:
-        return out
+        return out, confirmed
     from federation.selectors import player_resolve
 
     by_no = {p.start_no: p for p in t.players}
@@ -527,10 +606,16 @@ def _resolve_choices(t, source: str, player_matches: dict | None) -> dict[int, P
         if p is None:
             raise ValidationFailed(_("The file has no player with starting number %(no)d.") % {"no": start_no},
                                    field="player_matches")
-        if (p.fide_id or "").strip().strip("0"):
-            raise ValidationFailed(_("Line %(line)d (starting number %(no)d) has a FIDE id: its player is the one "
-                                     "with that id.") % {"line": p.line, "no": start_no}, field="player_matches")
         fed_id = (fed_id or "").strip() if isinstance(fed_id, str) or fed_id is None else str(fed_id)
+        fide = (p.fide_id or "").strip()
+        if fide.strip("0"):
+            if fed_id != fide:
+                raise ValidationFailed(_("Line %(line)d (starting number %(no)d) has the FIDE id %(id)s: its player is "
+                                         "the one with that id. Give that id to confirm that the stored player is "
+                                         "the same person.") % {"line": p.line, "no": start_no, "id": fide},
+                                       field="player_matches")
+            confirmed.add(start_no)
+            continue
         if not fed_id:
             out[start_no] = None
             continue
@@ -546,12 +631,96 @@ def _resolve_choices(t, source: str, player_matches: dict | None) -> dict[int, P
                                                             "b": start_no}, field="player_matches")
         used[player.pk] = start_no
         out[start_no] = player
-    return out
+    return out, confirmed
+
+
+#: Letters NFKD does not split into a base letter and a mark (ı is the Turkish dotless i).
+_FOLD_EXTRA = str.maketrans({"ı": "i", "ø": "o", "đ": "d", "ł": "l", "ß": "ss", "æ": "ae", "œ": "oe"})
+
+
+def _name_key(name: str) -> list[str]:
+    """The words of a name in Turkish lower case without marks (ç→c, ğ→g, ı→i, ö→o, ş→s, ü→u), sorted: two
+    names with the same key are the same name however they are written ("ÖZTÜRK, Elif", "Elif Ozturk")."""
+    low = turkish_lower(unicodedata.normalize("NFC", name or ""))
+    plain = "".join(ch for ch in unicodedata.normalize("NFKD", low) if not unicodedata.combining(ch))
+    return sorted(w for w in re.split(r"[\s,]+", plain.translate(_FOLD_EXTRA)) if w)
+
+
+def _who(name: str, year: int | None) -> str:
+    """``"Öztürk, Elif (1998)"``, or the name alone without a birth year."""
+    return f"{name} ({year})" if year else name
+
+
+def _fide_conflict(p, player: Player) -> str:
+    """"" when the stored ``player`` (the one with line ``p``'s FIDE id) has the line's name (compared by
+    :func:`_name_key`) and birth year (when both give one); else why they look like two people, naming the
+    line."""
+    file_year, stored_year = _birth_year(p), player.birth_year
+    if _name_key(p.name) == _name_key(player.full_name) and not (file_year and stored_year
+                                                                 and file_year != stored_year):
+        return ""
+    return _("line %(line)d: FIDE id %(id)s belongs to %(stored)s; the file says %(file)s") % {
+        "line": p.line, "id": player.federation_id, "stored": _who(player.full_name, stored_year),
+        "file": _who(p.name, file_year)}
+
+
+def _sex_label(code: str) -> str:
+    return str(Player.Sex(code).label) if code in Player.Sex.values else "—"
+
+
+def _difference_note(p, player: Player, notes: list[str]) -> None:
+    """A note listing what line ``p`` says that differs from the stored ``player`` it is given (name
+    spelling, birth year, sex): the stored values are kept."""
+    parts = []
+    last, first = _split_name(p.name)
+    written = f"{last}, {first}" if first else last
+    if " ".join(written.split()) != " ".join(player.full_name.split()):
+        parts.append(_("name %(file)s (stored: %(stored)s)") % {"file": written, "stored": player.full_name})
+    year = _birth_year(p)
+    if year is not None and year != player.birth_year:
+        parts.append(_("birth year %(file)s (stored: %(stored)s)") % {"file": year,
+                                                                       "stored": player.birth_year or "—"})
+    sex = _sex(p.sex)
+    if sex and sex != player.sex:
+        parts.append(_("sex %(file)s (stored: %(stored)s)") % {"file": _sex_label(sex),
+                                                                "stored": _sex_label(player.sex)})
+    if parts:
+        notes.append(_("line %(line)d: the file differs from the stored player %(id)s: %(differences)s; the stored "
+                       "values are kept") % {"line": p.line, "id": player.federation_id,
+                                             "differences": ", ".join(parts)})
+
+
+def _option(player: Player) -> dict:
+    """A known player offered for a line: federation id, name, club, birth year."""
+    club = player.club
+    return {"federation_id": player.federation_id, "name": player.full_name,
+            "club": (club.short_name or club.name) if club is not None else "", "birth_year": player.birth_year}
+
+
+def _full_birth_date(text: str) -> bool:
+    """True for a birth date with a month or day (``1990/01/01``), not a year alone (``1990``, ``1990/00/00``)."""
+    m = re.fullmatch(r"(\d{4})[/.\-](\d{1,2})[/.\-](\d{1,2})", (text or "").strip())
+    return bool(m) and int(m.group(1)) != 0 and (int(m.group(2)) != 0 or int(m.group(3)) != 0)
+
+
+def _birth_date_note(t, notes: list[str]) -> None:
+    """One note for the lines giving a full birth date (``1990/01/01``): a player keeps a birth year only."""
+    full = [p for p in t.players if _full_birth_date(p.birth_date)]
+    if full:
+        notes.append(ngettext(
+            "%(n)d line gives a full birth date (line %(line)d: %(date)s); only the birth year is kept",
+            "%(n)d lines give a full birth date (the first, line %(line)d: %(date)s); only the birth year is kept",
+            len(full)) % {"n": len(full), "line": full[0].line, "date": full[0].birth_date})
 
 
 def _players_for(t, source: str, tournament: Tournament, *, match_players: bool,
-                 choices: dict[int, Player | None], notes: list[str]) -> tuple[dict[int, Player], list[PlayerChoice]]:
-    """The player of every line (see the module docstring) and how it was found."""
+                 choices: dict[int, Player | None], confirmed: set[int], notes: list[str],
+                 dry_run: bool = False) -> tuple[dict[int, Player], list[PlayerChoice]]:
+    """The player of every line (see the module docstring) and how it was found.
+
+    A line whose FIDE id belongs to a stored player with another name or birth year (:func:`_fide_conflict`)
+    is refused (:class:`PlayerConflicts`, all such lines at once) unless its start number is in
+    ``confirmed``; a dry run reports it (``how == "conflict"``) instead."""
     players: dict[int, Player] = {}
     report: list[PlayerChoice] = []
     taken: dict[int, int] = {}  # player pk → start no, so no player gets two lines
@@ -559,6 +728,7 @@ def _players_for(t, source: str, tournament: Tournament, *, match_players: bool,
     proposals: dict[int, tuple[Player | None, int]] = {}
     wanted: dict[int, list[int]] = defaultdict(list)
     by_fide: dict[int, Player] = {}
+    found_of: dict[int, list[Player]] = {}
     for p in t.players:
         fide = (p.fide_id or "").strip()
         if fide.strip("0"):
@@ -572,21 +742,37 @@ def _players_for(t, source: str, tournament: Tournament, *, match_players: bool,
                 by_fide[p.start_no] = known
                 taken[known.pk] = p.start_no
             continue
-        if p.start_no in choices or not match_players:
+        if not match_players:
             continue
         found = _known_players(p)
+        found_of[p.start_no] = found
+        if p.start_no in choices:
+            continue
         proposals[p.start_no] = (found[0] if len(found) == 1 else None, len(found))
         if len(found) == 1:
             wanted[found[0].pk].append(p.start_no)
+    conflicts: list[PlayerChoice] = []
     for p in t.players:
         last, first = _split_name(p.name)
         fide = (p.fide_id or "").strip()
         if p.start_no in by_fide:
             player = by_fide[p.start_no]
+            conflict = _fide_conflict(p, player)
+            choice = PlayerChoice(p.line, p.start_no, p.name, player.federation_id, "fide_id", conflict=conflict)
+            if conflict and p.start_no not in confirmed:
+                choice.how = "conflict"
+                conflicts.append(choice)
+            else:
+                if conflict:
+                    notes.append(_("line %(line)d: FIDE id %(id)s: the stored player %(stored)s is this line's player, "
+                                   "as confirmed") % {"line": p.line, "id": player.federation_id,
+                                                      "stored": _who(player.full_name, player.birth_year)})
+                _difference_note(p, player, notes)
             players[p.start_no] = player
-            report.append(PlayerChoice(p.line, p.start_no, p.name, player.federation_id, "fide_id"))
+            report.append(choice)
             continue
-        how, candidates = "new", 0
+        options = [_option(pl) for pl in found_of.get(p.start_no, [])]
+        how, candidates = "new", len(options)
         player = None
         if p.start_no in choices:
             player = choices[p.start_no]
@@ -595,20 +781,26 @@ def _players_for(t, source: str, tournament: Tournament, *, match_players: bool,
             match, candidates = proposals[p.start_no]
             if match is not None:
                 if len(wanted[match.pk]) > 1:
-                    notes.append(_("line %(line)d: %(name)s: lines %(lines)s all match the known player %(id)s; "
-                                   "none is matched, each gets a new player") % {
-                        "line": p.line, "name": p.name, "id": match.federation_id,
-                        "lines": ", ".join(str(t.player(n).line) for n in wanted[match.pk])})
+                    lines = ", ".join(str(t.player(n).line) for n in wanted[match.pk])
+                    text = (_("line %(line)d: %(name)s: lines %(lines)s all match the known player %(id)s; none would "
+                              "be matched, each would get a new player") if dry_run else
+                            _("line %(line)d: %(name)s: lines %(lines)s all match the known player %(id)s; none is "
+                              "matched, each gets a new player"))
+                    notes.append(text % {"line": p.line, "name": p.name, "id": match.federation_id, "lines": lines})
                 elif match.pk in taken or match.pk in chosen_pks:
-                    notes.append(_("line %(line)d: %(name)s matches the known player %(id)s, who has another line; "
-                                   "a new player is registered") % {"line": p.line, "name": p.name,
-                                                                    "id": match.federation_id})
+                    text = (_("line %(line)d: %(name)s matches the known player %(id)s, who has another line; a new "
+                              "player would be registered") if dry_run else
+                            _("line %(line)d: %(name)s matches the known player %(id)s, who has another line; a new "
+                              "player is registered"))
+                    notes.append(text % {"line": p.line, "name": p.name, "id": match.federation_id})
                 else:
                     player, how = match, "matched"
             elif candidates > 1:
-                notes.append(_("line %(line)d: %(name)s: %(n)d known players have this name and birth year; a new "
-                               "player is registered (choose one to use a known player)")
-                             % {"line": p.line, "name": p.name, "n": candidates})
+                text = (_("line %(line)d: %(name)s: %(n)d known players have this name and birth year; a new player "
+                          "would be registered (choose one to use a known player)") if dry_run else
+                        _("line %(line)d: %(name)s: %(n)d known players have this name and birth year; a new "
+                          "player is registered (choose one to use a known player)"))
+                notes.append(text % {"line": p.line, "name": p.name, "n": candidates})
         if player is None:
             fields = {"first_name": first, "last_name": last, "sex": _sex(p.sex), "birth_year": _birth_year(p),
                       "rating": max(0, min(MAX_RATING, p.rating or 0))}
@@ -617,12 +809,26 @@ def _players_for(t, source: str, tournament: Tournament, *, match_players: bool,
         elif how == "matched":
             notes.append(_("line %(line)d: %(name)s matched to known player %(id)s")
                          % {"line": p.line, "name": p.name, "id": player.federation_id})
+            _difference_note(p, player, notes)
         elif how == "chosen":
             notes.append(_("line %(line)d: %(name)s is the known player %(id)s (as chosen)")
                          % {"line": p.line, "name": p.name, "id": player.federation_id})
+            _difference_note(p, player, notes)
         taken[player.pk] = p.start_no
         players[p.start_no] = player
-        report.append(PlayerChoice(p.line, p.start_no, p.name, player.federation_id, how, candidates))
+        report.append(PlayerChoice(p.line, p.start_no, p.name, player.federation_id, how, candidates, options))
+    if conflicts:
+        if not dry_run:
+            shown = "; ".join(c.conflict for c in conflicts[:5])
+            more = len(conflicts) - 5
+            if more > 0:
+                shown += "; " + ngettext("and %(n)d more line", "and %(n)d more lines", more) % {"n": more}
+            raise PlayerConflicts(_("%(source)s: %(conflicts)s. Nothing is imported: confirm that the stored player "
+                                    "is the same person, or correct the file.")
+                                  % {"source": source, "conflicts": shown}, conflicts)
+        for c in conflicts:
+            notes.append(_("%(conflict)s: the import would be refused unless you confirm that they are the same "
+                           "person") % {"conflict": c.conflict})
     return players, report
 
 
@@ -678,7 +884,7 @@ def tournament_import_trf(*, data: bytes | str, source: str = "<trf>", user=None
     """
     options = {"data": data, "source": source, "user": user, "name": name, "progress": progress,
                "system": system or None, "publish": publish, "match_players": match_players,
-               "player_matches": player_matches}
+               "player_matches": player_matches, "dry_run": dry_run}
     if not dry_run:
         with transaction.atomic():
             return _import(**options)
@@ -701,7 +907,8 @@ def declared_system_quick(data: bytes | str) -> str | None:
     return None
 
 
-def _system_of(t, source: str, system: str | None, notes: list[str]) -> tuple[str, bool | None]:
+def _system_of(t, source: str, system: str | None, notes: list[str], *,
+               dry_run: bool = False) -> tuple[str, bool | None]:
     """The system to import as and whether it is a double round robin (``None``: the file does not say)."""
     if system is not None and system not in Tournament.System.values:
         raise ValidationFailed(_("The system is %(choices)s.") % {"choices": " or ".join(Tournament.System.values)},
@@ -722,11 +929,94 @@ def _system_of(t, source: str, system: str | None, notes: list[str]) -> tuple[st
                                  "round robin; choose the system.") % {"source": source, "line": line,
                                                                       "text": repr(text)}, field="system")
     if line is not None and text and declared != system:
-        notes.append(_("line %(line)d: the file's tournament type is %(text)s; imported as %(system)s, as chosen")
-                     % {"line": line, "text": repr(text), "system": Tournament.System(system).label})
+        note = (_("line %(line)d: the file's tournament type is %(text)s; it would be imported as %(system)s, as "
+                  "chosen") if dry_run else
+                _("line %(line)d: the file's tournament type is %(text)s; imported as %(system)s, as chosen"))
+        notes.append(note % {"line": line, "text": repr(text), "system": Tournament.System(system).label})
     if system == Tournament.System.ROUND_ROBIN and declared == system:
         return system, double
     return system, None
+
+
+def _round_robin_field(t, rounds_played: int) -> int:
+    """The number of players of a round robin: the lines with a cell in a played round (a line without one
+    withdrew before round 1 and is no part of the Berger table); every line when no round is played."""
+    if rounds_played == 0:
+        return len(t.players)
+    return sum(1 for p in t.players if any(not c.is_blank for c in p.results if c.round <= rounds_played)) or len(
+        t.players)
+
+
+def _check_round_robin(t, source: str, double: bool | None, declared_rounds: int | None, rounds_played: int,
+                       round_dates: list[str], notes: list[str]) -> bool | None:
+    """Refuse a file imported as a round robin whose played rounds are not one (``field="system"``, naming
+    the 092 line and the first inconsistent line): two players who meet twice in a single round robin
+    (three times in a double one), more rounds played than the field needs (``n - 1`` for an even number of
+    players ``n``, ``n`` for an odd one; twice that for a double round robin), ``XXR``/``142`` (or more
+    round dates) than that, a pairing-allocated bye (``U``) with an even number of players. ``XXR`` giving
+    the rounds of a double round robin makes it one (with a note). Returns whether it is a double round
+    robin (``None``: not known). The number of players is :func:`_round_robin_field`; before round 1 is
+    played only the meetings are checked (the rounds follow the field when round 1 is paired)."""
+    n = _round_robin_field(t, rounds_played)
+    cycle = n if n % 2 else n - 1
+    xxr_line = t.tag_lines.get("XXR") or t.line_of.get("142", 0)
+    xxr_tag = "XXR" if t.total_rounds is not None else "142"
+    if declared_rounds is not None and double is not True and cycle and declared_rounds == 2 * cycle:
+        if double is False:
+            notes.append(_("line %(line)d: %(tag)s says %(n)d rounds, two cycles of %(players)d players: imported as a "
+                           "double round robin") % {"line": xxr_line, "tag": xxr_tag, "n": declared_rounds,
+                                                    "players": n})
+        double = True
+    meetings = 2 if double in (True, None) else 1
+    most = cycle * meetings
+    problem = ""
+    if rounds_played and declared_rounds is not None and declared_rounds != cycle * (2 if double else 1) and (
+            double is not None or declared_rounds not in (cycle, 2 * cycle)):
+        problem = _("line %(line)d: %(tag)s says %(n)d rounds, but %(players)d players need %(single)d rounds "
+                    "(%(double)d for a double round robin)") % {
+            "line": xxr_line, "tag": xxr_tag, "n": declared_rounds, "players": n, "single": cycle,
+            "double": 2 * cycle}
+    if not problem and rounds_played and declared_rounds is None and len(round_dates) > most:
+        problem = _("line %(line)d: %(n)d round dates, but %(players)d players need %(rounds)d rounds") % {
+            "line": t.tag_lines.get("132", 0), "n": len(round_dates), "players": n, "rounds": most}
+    if not problem:
+        met: dict[tuple[int, int], list[int]] = defaultdict(list)
+        for p in sorted(t.players, key=lambda q: q.line):
+            for c in p.results:
+                if c.round > rounds_played:
+                    continue
+                if c.opponent is not None and p.start_no < c.opponent:
+                    rounds = met[(p.start_no, c.opponent)]
+                    rounds.append(c.round)
+                    if len(rounds) > meetings:
+                        problem = _("line %(line)d: players %(a)d and %(b)d meet in rounds %(rounds)s; in a round robin "
+                                    "two players meet once (twice in a double round robin)") % {
+                            "line": p.line, "a": p.start_no, "b": c.opponent,
+                            "rounds": ", ".join(str(r) for r in sorted(rounds))}
+                elif c.code == "U" and c.opponent is None and n % 2 == 0:
+                    problem = _("line %(line)d: round %(round)d has a pairing-allocated bye (U), but a round robin of "
+                                "an even number of players (%(n)d) has no bye") % {
+                        "line": p.line, "round": c.round, "n": n}
+                elif c.round > most and (c.opponent is not None or c.code):
+                    problem = _("line %(line)d: round %(round)d is played, but %(players)d players need %(rounds)d "
+                                "rounds") % {"line": p.line, "round": c.round, "players": n, "rounds": most}
+                if problem:
+                    break
+            if problem:
+                break
+    if not problem:
+        return double
+    line = t.tag_lines.get("092")
+    text = (t.tournament_type or "").strip()
+    if line is not None and trfmod.declared_type(text)[0] == Tournament.System.ROUND_ROBIN:
+        message = _("%(source)s: line %(line)d (092 %(text)s) says the event is a round robin, but the played rounds "
+                    "are not one: %(problem)s. To import it as what it is, choose the system Swiss (--system swiss); "
+                    "or correct the file.") % {"source": source, "line": line, "text": repr(text), "problem": problem}
+    else:
+        message = _("%(source)s: the played rounds are not a round robin: %(problem)s. To import it as what it is, "
+                    "choose the system Swiss (--system swiss); or correct the file.") % {
+            "source": source, "problem": problem}
+    raise ValidationFailed(message, field="system")
 
 
 def _initial_colour(t, source: str, notes: list[str]) -> tuple[str | None, str]:
@@ -763,7 +1053,8 @@ def _pairing_system(t, source: str, system: str) -> bool:
     return bool(m.group(1))
 
 
-def _import(*, data, source, user, name, progress, system, publish, match_players, player_matches) -> ImportReport:
+def _import(*, data, source, user, name, progress, system, publish, match_players, player_matches,
+            dry_run: bool = False) -> ImportReport:
     if user is not None:
         access.require(access.can_create_tournament(user), _("Only organisers can import tournaments."))
     if name and no_control_characters_in(name) is not None:
@@ -840,13 +1131,17 @@ def _import(*, data, source, user, name, progress, system, publish, match_player
                        "date") % {"line": t.tag_lines.get("052", 0)})
         end_date = start_date
     round_dates = _round_dates(t, data, source, start_date or end_date, notes)
+    _round_dates_in_the_event(t, round_dates, start_date, end_date, notes)
+    _rank_ties(t, notes)
 
-    system, double = _system_of(t, source, system, notes)
+    system, double = _system_of(t, source, system, notes, dry_run=dry_run)
     baku = _pairing_system(t, source, system)
     n_players = len(t.players)
     rounds_total = max(declared_rounds or 0, rounds_played, len(round_dates), max((r for _n, r in ahead), default=0), 1)
     if system == Tournament.System.ROUND_ROBIN:
-        cycle = n_players if n_players % 2 else n_players - 1
+        double = _check_round_robin(t, source, double, declared_rounds, rounds_played, round_dates, notes)
+        field_size = _round_robin_field(t, rounds_played)
+        cycle = field_size if field_size % 2 else field_size - 1
         if double is None:  # the file does not say: two cycles when the rounds say so
             double = cycle > 0 and rounds_total == 2 * cycle
         if declared_rounds is None:
@@ -897,9 +1192,10 @@ def _import(*, data, source, user, name, progress, system, publish, match_player
     tournament = _create_tournament(title, fields)
     slug = tournament.slug
 
-    choices = _resolve_choices(t, source, player_matches)
+    choices, confirmed = _resolve_choices(t, source, player_matches)
     players, choices_report = _players_for(t, source, tournament, match_players=match_players, choices=choices,
-                                           notes=notes)
+                                           confirmed=confirmed, notes=notes, dry_run=dry_run)
+    _birth_date_note(t, notes)
     entries: dict[int, Entry] = {}
     for p in t.players:
         entries[p.start_no] = Entry.objects.create(
@@ -916,9 +1212,12 @@ def _import(*, data, source, user, name, progress, system, publish, match_player
         for i in inferences if i.round <= rounds_played
     ]
     if same is not None:
-        notes.insert(0, _("a tournament named %(name)s already exists (%(slug)s); imported as %(new)s")
-                     % {"name": repr(title), "slug": same.slug, "new": slug})
+        text = (_("a tournament named %(name)s already exists (%(slug)s); it would be imported as %(new)s") if dry_run
+                else _("a tournament named %(name)s already exists (%(slug)s); imported as %(new)s"))
+        notes.insert(0, text % {"name": repr(title), "slug": same.slug, "new": slug})
     score_before = {p.start_no: 0.0 for p in t.players}  # points before round r (cells of rounds < r)
+    had_pab: dict[int, int] = {}  # start no → the first round of a pairing-allocated bye
+    forfeit_won: dict[int, int] = {}  # start no → the first round won by forfeit
     first_round = None
     for r in range(1, rounds_played + 1):
         rnd = Round.objects.create(tournament=tournament, number=r, status=Round.Status.CLOSED)
@@ -952,6 +1251,8 @@ def _import(*, data, source, user, name, progress, system, publish, match_player
             else:
                 value = _points_of(cell.code, inf.value if inf else None, pab)
                 byes.append((p, _cell_bye_kind(cell.code, value), value))
+        if system == Tournament.System.SWISS:
+            byes = _byes_without_u(r, len(games), byes, had_pab, forfeit_won, pab, notes)
         games.sort(key=lambda g: (-max(score_before[g[0].start_no], score_before[g[2].start_no]),
                                   min(g[0].start_no, g[2].start_no)))
         board = 0
@@ -967,6 +1268,8 @@ def _import(*, data, source, user, name, progress, system, publish, match_player
                 m.forfeit = "both" if (wcode == "-" and bcode == "-") else ("black" if wcode == "+" else "white")
                 m.white_points, m.black_points = {"both": (0, 0), "black": (1, 0), "white": (0, 1)}[m.forfeit]
                 m.rated = False
+                if m.forfeit in ("black", "white"):
+                    forfeit_won.setdefault((wp if m.forfeit == "black" else bp).start_no, r)
             else:
                 wv = trfmod.code_points(wcode, pab_points=pab)
                 if wv is None:
@@ -982,6 +1285,8 @@ def _import(*, data, source, user, name, progress, system, publish, match_player
                 m.rated = wcode in ("1", "=", "0")
             m.save()
         for p, kind, value in sorted(byes, key=lambda b: b[0].start_no):
+            if kind == "pab":
+                had_pab.setdefault(p.start_no, r)
             board += 1
             Match.objects.create(
                 round=rnd, board=board, white=entries[p.start_no], kind=Match.Kind.BYE, bye_kind=kind,
@@ -1026,6 +1331,58 @@ def _import(*, data, source, user, name, progress, system, publish, match_player
                        "published") % {"played": rounds_played, "total": rounds_total})
     return ImportReport(tournament=tournament, notes=notes, players=choices_report, rounds=rounds_played,
                         entries=len(entries))
+
+
+def _byes_without_u(r: int, games: int, byes: list, had_pab: dict[int, int], forfeit_won: dict[int, int],
+                    pab: float, notes: list[str]) -> list:
+    """The byes of Swiss round ``r`` with a 1-point bye written without the ``U`` code (``0000 - +``, or a blank
+    code the points column counts as 1) decided: TRF-16 had no ``U`` code and programs wrote the
+    pairing-allocated bye so. It is the pairing-allocated bye when it is the only such bye of the round, no
+    other player has the round's pairing-allocated bye (``U``), the players paired (``2 * games`` + 1) are
+    an odd number, the bye is worth what a pairing-allocated bye is worth (1 point) and the player had
+    neither a pairing-allocated bye nor a forfeit win before (C.04.1 c); otherwise a full-point bye. A note
+    says which and why. ``byes`` are ``(player line, kind, value)``."""
+    unmarked = [b for b in byes if b[2] == 1.0 and b[0].result(r).code in ("+", "") and b[1] == "full"]
+    if not unmarked:
+        return byes
+    explicit = [b[0] for b in byes if b[0].result(r).code == "U"]
+    paired = 2 * games + len(unmarked)
+    unmarked_nos = {b[0].start_no for b in unmarked}
+    out = []
+    for b in byes:
+        if b[0].start_no not in unmarked_nos:
+            out.append(b)
+            continue
+        p = b[0]
+        cell = (p.result(r).raw or "0000 - " + p.result(r).code).strip()
+        reason = ""
+        if abs(pab - 1.0) > 1e-9:
+            reason = _("a pairing-allocated bye is worth %(value)s in this file (BBU)") % {"value": f"{pab:g}"}
+        elif explicit:
+            reason = _("player %(no)d has the pairing-allocated bye (U) of this round") % {"no": explicit[0].start_no}
+        elif len(unmarked) > 1:
+            reason = _("%(n)d players have such a bye in this round, and a round has one pairing-allocated bye") % {
+                "n": len(unmarked)}
+        elif paired % 2 == 0:
+            reason = _("%(n)d players were paired, an even number") % {"n": paired}
+        elif p.start_no in had_pab:
+            reason = _("the player had the pairing-allocated bye in round %(round)d, and a player gets it once "
+                       "(C.04.1)") % {"round": had_pab[p.start_no]}
+        elif p.start_no in forfeit_won:
+            reason = _("the player won round %(round)d by forfeit, and then gets no pairing-allocated bye "
+                       "(C.04.1)") % {"round": forfeit_won[p.start_no]}
+        if reason:
+            notes.append(_("line %(line)d: round %(round)d: the 1-point bye without a U code (%(cell)s) is taken as a "
+                           "full-point bye: %(reason)s") % {"line": p.line, "round": r, "cell": repr(cell),
+                                                           "reason": reason})
+            out.append(b)
+            continue
+        notes.append(_("line %(line)d: round %(round)d: the 1-point bye without a U code (%(cell)s) is taken as the "
+                       "pairing-allocated bye: %(n)d players were paired (an odd number), nobody else had the "
+                       "round's pairing-allocated bye and it is the player's first (C.04.1)")
+                     % {"line": p.line, "round": r, "cell": repr(cell), "n": paired})
+        out.append((p, "pab", b[2]))
+    return out
 
 
 def _tag_line(t, tag: str) -> int:
@@ -1095,6 +1452,18 @@ def _points_notes(t, inferences, rounds_played: int, pab: float, notes: list[str
                                                             "file": f"{p.points:g}", "ours": f"{got:g}"})
 
 
+def _file_ranks_apply(tournament: Tournament, entries: list[Entry], last_closed: int) -> bool:
+    """True when the rank column of an export is the imported file's (``Entry.official_rank``): some entry has
+    one, the export reaches the tournament's last closed round and every exported round came from the file
+    (none was paired here after the import: the file's ranks are the ranks after those rounds)."""
+    if not any(e.official_rank for e in entries):
+        return False
+    closed = tournament.rounds.filter(status=Round.Status.CLOSED)
+    if last_closed < (closed.order_by("-number").values_list("number", flat=True).first() or 0):
+        return False
+    return not closed.filter(number__lte=last_closed, paired_at__isnull=False).exists()
+
+
 def tournament_export_trf(*, tournament: Tournament, up_to_round: int | None = None, personal: bool = True) -> str:
     """TRF-16 text of ``tournament``: player lines with every CLOSED round (a round still being played
     is left out, so the file is consistent and can be paired from), XXR with the number of rounds.
@@ -1104,7 +1473,9 @@ def tournament_export_trf(*, tournament: Tournament, up_to_round: int | None = N
     byes entered ahead (the public's file, KVKK: :mod:`federation.privacy`); the organisers' file and
     ``manage.py export_trf`` keep them.
 
-    Points column = match points after the last closed round; rank column = standings rank then;
+    Points column = match points after the last closed round; rank column = standings rank then, or the
+    imported file's own ranks (``Entry.official_rank``, so they survive a round trip) when the tournament has
+    them and no round was paired here since the import (:func:`_file_ranks_apply`);
     federation column = ``Entry.federation``. A closed round in which an entry had no board (late entry,
     absence) is written ``0000 - Z``, but not the rounds after a withdrawal (blank: the reader sees the
     withdrawal). Header: 032 (``Tournament.federation``, TUR when blank), 092 (:func:`type_text`), 132
@@ -1126,6 +1497,8 @@ def tournament_export_trf(*, tournament: Tournament, up_to_round: int | None = N
     last_closed = closed[-1] if closed else 0
     standings = tournament_standings(tournament=tournament, after_round=last_closed)
     rank = {line.start_no: line.rank for line in standings.lines}
+    if _file_ranks_apply(tournament, entries, last_closed):
+        rank = {e.start_no: e.official_rank for e in entries}
     points = {line.start_no: line.points for line in standings.lines}
     by_id = {e.id: e for e in entries}
     cells: dict[int, list] = defaultdict(list)

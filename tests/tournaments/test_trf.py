@@ -576,7 +576,9 @@ def test_input_without_player_lines_is_rejected(data):
     with pytest.raises(TrfError) as info:
         parse_trf(data)
     assert info.value.line is None
-    assert str(info.value) == "no player lines (tag 001) found; is this a TRF file?"
+    lines = len(data.splitlines()) if data else 0
+    assert str(info.value) == (f"no player lines (tag 001) found (lines read: {lines}); this does not look like a "
+                               "TRF file (a TRF file has one line starting with 001 per player)")
 
 
 @settings(max_examples=300, deadline=None)

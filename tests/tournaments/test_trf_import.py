@@ -138,7 +138,7 @@ def test_export_crosstable_command_writes_a_pdf(tmp_path):
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
     assert "National Juniors Championship 2011" in text
     assert "Öztürk, Elif" in text  # Turkish letters survive into the PDF text
-    assert "25b1" in text  # Öztürk's round 1: black against no. 25, won
+    assert "25S1" in text  # Öztürk's round 1: black (S = siyah) against no. 25, won
 
 
 def test_contradictory_results_are_refused_naming_both_lines():

@@ -11,9 +11,11 @@ carries is compared with :func:`tests.tournaments.trf_picture.picture`.
 Limits (by design, see ``tournaments.trf_io``): a withdrawal after the last closed round is not
 visible in a file (the line has every round); a last round of byes only (no game) reads back as byes
 entered ahead for that round (:func:`tournaments.trf.played_rounds`: a round is played when it has a
-game), so every generated round has one; the rank column is our rank (the re-import keeps it as
-``official_rank``); a non-FIDE federation id is not written (the re-import finds the known player by
-name, birth year and code).
+game), so every generated round has one; the rank column is our rank, or the ranks of the file the event
+was imported from (``Entry.official_rank``: they must survive a round trip), and the re-import keeps it as
+``official_rank``; a non-FIDE federation id is not written (the re-import finds the known player by name,
+birth year and code). A round robin is what the product pairs: the Berger table of its field (a file
+declaring a round robin whose rounds are not one is refused), its rounds those the field needs.
 """
 from __future__ import annotations
 
@@ -29,7 +31,9 @@ from hypothesis import strategies as st
 
 from federation.models import Player
 from tests.tournaments.trf_picture import picture
+from tournaments import trf as trfmod
 from tournaments.models import Absence, CoinToss, Entry, ForbiddenPair, Match, Round, Tournament
+from tournaments.pairing.roundrobin import berger_round
 from tournaments.selectors import tournament_standings
 from tournaments.trf_io import tournament_export_trf, tournament_import_trf
 
@@ -61,6 +65,11 @@ def _result(rng: random.Random) -> dict:
 def build(seed: int, *, system: str, n: int, rounds_total: int, closed: int, bye_points: Decimal,
           acceleration: str, dated: bool) -> Tournament:
     rng = random.Random(seed)
+    double = system == Tournament.System.ROUND_ROBIN and rng.random() < 0.5
+    if system == Tournament.System.ROUND_ROBIN:  # the rounds its field needs (C.05), as round 1's pairing sets
+        share = closed / rounds_total if rounds_total else 0
+        rounds_total = (n if n % 2 else n - 1) * (2 if double else 1)
+        closed = round(share * rounds_total)
     start = dt.date(2001, 1, 1) + dt.timedelta(days=rng.randrange(20000))
     dates = ([rng.choice(["", (start + dt.timedelta(days=i)).isoformat()]) for i in range(rounds_total)]
              if dated else [])
@@ -70,7 +79,7 @@ def build(seed: int, *, system: str, n: int, rounds_total: int, closed: int, bye
               else Tournament.Status.RUNNING)
     t = Tournament.objects.create(
         slug=f"rt-{seed}", name=f"Gidiş Dönüş {seed} – {rng.choice(LAST)}", system=system,
-        double_round_robin=system == Tournament.System.ROUND_ROBIN and rng.random() < 0.5,
+        double_round_robin=double,
         rounds_total=rounds_total, bye_points=bye_points, acceleration=acceleration,
         federation=rng.choice(["", "TUR", "Türkiye", "AZE"]), round_dates=dates, start_date=start,
         end_date=start + dt.timedelta(days=rng.randrange(0, 4)), city=rng.choice(["", "İzmir", "Ağrı"]),
@@ -79,6 +88,7 @@ def build(seed: int, *, system: str, n: int, rounds_total: int, closed: int, bye
     )
     entries = []
     fide_ids = rng.sample(range(10_000, 99_999_999), n)
+    file_ranks = rng.sample(range(1, n + 1), n) if rng.random() < 0.3 else None  # an imported event's ranks
     for i in range(n):
         fide = rng.random() < 0.4
         player = Player.objects.create(
@@ -93,12 +103,15 @@ def build(seed: int, *, system: str, n: int, rounds_total: int, closed: int, bye
         entries.append(Entry.objects.create(
             tournament=t, player=player, start_no=i + 1, rating=rng.choice([0, 1000 + rng.randrange(1500)]),
             federation=rng.choice(CODES), accelerations=accel,
+            official_rank=file_ranks[i] if file_ranks else None,
         ))
     if closed >= 2:
         for e in rng.sample(entries, rng.randint(0, min(2, n - 2))):
             e.withdrawn, e.withdrawn_after_round = True, rng.randint(1, closed - 1)
             e.save()
-    for r in range(1, closed + 1):
+    if system == Tournament.System.ROUND_ROBIN:
+        _round_robin_rounds(t, entries, closed, double, rng)
+    for r in range(1, closed + 1 if system == Tournament.System.SWISS else 1):
         rnd = Round.objects.create(tournament=t, number=r, status=Round.Status.CLOSED)
         if r == 1 and rng.random() < 0.7:
             CoinToss.objects.create(round=rnd, seed="x", outcome=rng.choice("wb"), tossed_at=timezone.now())
@@ -136,6 +149,44 @@ def build(seed: int, *, system: str, n: int, rounds_total: int, closed: int, bye
     return t
 
 
+def _round_robin_rounds(t: Tournament, entries: list[Entry], closed: int, double: bool, rng: random.Random) -> None:
+    """Rounds 1..``closed`` of a round robin as the product pairs them (pairing_adapter._round_robin): the
+    Berger table of the field; the dummy's opponent has a zero-point bye, a withdrawn player's opponent a
+    full-point bye. A withdrawal that would leave a closed round without a game is undone."""
+    by_no = {e.start_no: e for e in entries}
+    n = len(entries)
+
+    def out(no: int, r: int) -> bool:
+        e = by_no[no]
+        return e.withdrawn and r > e.withdrawn_after_round
+
+    tables = [berger_round(n, r, double=double) for r in range(1, closed + 1)]
+    if any(not any(b and not out(w, r) and not out(b, r) for w, b in pairs) for r, pairs in enumerate(tables, 1)):
+        for e in entries:
+            if e.withdrawn:
+                e.withdrawn, e.withdrawn_after_round = False, None
+                e.save()
+    for r, pairs in enumerate(tables, start=1):
+        rnd = Round.objects.create(tournament=t, number=r, status=Round.Status.CLOSED)
+        if r == 1 and rng.random() < 0.7:
+            CoinToss.objects.create(round=rnd, seed="x", outcome="w", tossed_at=timezone.now())
+        board = 0
+        byes = []
+        for w, b in pairs:
+            if not b:
+                if not out(w, r):
+                    byes.append((w, "zero"))
+            elif out(w, r) or out(b, r):
+                byes += [(x, "full") for x in (w, b) if not out(x, r)]
+            else:
+                board += 1
+                Match.objects.create(round=rnd, board=board, white=by_no[w], black=by_no[b], **_result(rng))
+        for no, kind in byes:
+            board += 1
+            Match.objects.create(round=rnd, board=board, white=by_no[no], kind=Match.Kind.BYE, bye_kind=kind,
+                                 white_points=ONE if kind == "full" else ZERO, rated=True)
+
+
 @settings(max_examples=25, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(
@@ -162,7 +213,10 @@ def test_export_then_import_gives_the_same_tournament(seed, system, n, rounds, p
             ours = {line.start_no: (line.points, line.rank) for line in tournament_standings(tournament=original).lines}
             theirs = {line.start_no: line.points for line in tournament_standings(tournament=again).lines}
             assert theirs == {k: v[0] for k, v in ours.items()}
-            if closed:  # the rank column is our rank: the re-import keeps it as the rank in the file
+            file_ranks = {e.start_no: e.official_rank for e in original.entries.all()}
+            if any(file_ranks.values()):  # an imported event: its file's ranks survive the round trip
+                assert {e.start_no: e.official_rank for e in again.entries.all()} == file_ranks
+            elif original.rounds.exists():  # the rank column is our rank: the re-import keeps it as the file's
                 assert {e.start_no: e.official_rank for e in again.entries.all()} == {k: v[1] for k, v in ours.items()}
             # a second export of the re-imported tournament is the same file but for its name line
             assert tournament_export_trf(tournament=again).splitlines()[1:] == text.splitlines()[1:]
@@ -175,3 +229,49 @@ def test_export_then_import_gives_the_same_tournament(seed, system, n, rounds, p
 def django_settings_off_history(settings):
     settings.SIMPLE_HISTORY_ENABLED = False
     return settings
+
+
+# --------------------------------------------------------------------------------------------
+# A file's own ranks, and byes written without the U code, after export and import
+
+
+def _line(no: int, points: str, rank: int, cells: str) -> str:
+    return f"001 {no:>4}      {'Oyuncu, ' + chr(64 + no):<33} 1500     {'':>11} {'':<10} {points:>4} {rank:>4}  {cells}"
+
+
+def test_the_files_ranks_survive_a_round_trip():
+    """The rank column of the file (here not the standings order: its program's tie-breaks are not known)."""
+    text = "\n".join(["012 Sıra Deneme", "092 Individual: Swiss-System",
+                      _line(1, "1.0", 3, "   2 w 1"), _line(2, "0.0", 4, "   1 b 0"),
+                      _line(3, "1.0", 1, "   4 w 1"), _line(4, "0.0", 2, "   3 b 0"), "XXR 1"]) + "\n"
+    first = tournament_import_trf(data=text.encode(), source="ranks.trf").tournament
+    assert {e.start_no: e.official_rank for e in first.entries.all()} == {1: 3, 2: 4, 3: 1, 4: 2}
+    exported = tournament_export_trf(tournament=first)
+    assert {p.start_no: p.rank for p in trfmod.parse_trf(exported).players} == {1: 3, 2: 4, 3: 1, 4: 2}
+    again = tournament_import_trf(data=exported.encode(), source="again.trf").tournament
+    assert {e.start_no: e.official_rank for e in again.entries.all()} == {1: 3, 2: 4, 3: 1, 4: 2}
+    assert tournament_export_trf(tournament=again).splitlines()[1:] == exported.splitlines()[1:]
+
+
+@pytest.mark.parametrize("cells, kinds", [
+    # one 1-point bye without U in a round of 5: the pairing-allocated bye (TRF-16 before the U code)
+    ({5: "0000 - +"}, {5: "pab"}),
+    ({5: "0000 -  "}, {5: "pab"}),
+    # two of them in one round: full-point byes
+    ({4: "0000 - +", 5: "0000 - +"}, {4: "full", 5: "full"}),
+])
+def test_byes_without_u_come_back_as_they_were_read(cells, kinds):
+    lines = ["012 Bay Deneme", "092 Individual: Swiss-System", _line(1, "1.0", 1, "   2 w 1"),
+             _line(2, "0.0", 2, "   1 b 0")]
+    if 4 not in cells:
+        lines += [_line(3, "1.0", 3, "   4 w 1"), _line(4, "0.0", 4, "   3 b 0")]
+    else:
+        lines += [_line(3, "0.0", 5, "0000 - Z")]
+    lines += [_line(no, "1.0", no, cell) for no, cell in sorted(cells.items())] + ["XXR 3"]
+    first = tournament_import_trf(data=("\n".join(lines) + "\n").encode(), source="byes.trf").tournament
+    got = {m.white.start_no: m.bye_kind for m in Match.objects.filter(round__tournament=first, bye_kind__in=["pab", "full"])}
+    assert got == kinds
+    exported = tournament_export_trf(tournament=first)
+    again = tournament_import_trf(data=exported.encode(), source="again.trf").tournament
+    assert picture(again)["matches"] == picture(first)["matches"]
+    assert tournament_export_trf(tournament=again).splitlines()[1:] == exported.splitlines()[1:]

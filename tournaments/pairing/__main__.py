@@ -5,8 +5,9 @@
 ``XXA``/``250``, ``XXP``/``260``, ``BBx``/``162``, ``192``, ``240``) and prints the first round
 with games to make in the bbpPairings output format: the number of boards, then ``white black``
 per board by pairing id, ``X 0`` for the pairing-allocated bye.  With several files each block is
-preceded by ``# FILE``.  A line no reader interprets (:func:`tournaments.trf.unread_lines`) or an
-extension value that cannot be honoured is refused.  Errors: exit status 2 and one line on
+preceded by ``# FILE``.  A line no reader interprets (:func:`tournaments.trf.unread_lines`), an
+extension value that cannot be honoured or a ``092`` line declaring a round robin (paired by its
+Berger table: ``berger N``) is refused.  Errors: exit status 2 and one line on
 stderr, ``FILE: line N: reason`` when the reason is one line of the file.
 
 ``berger`` prints the Berger tables (FIDE C.05 Annex 1); ``--double`` the double round robin
@@ -80,7 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--rounds", type=int, metavar="N",
                    help="total number of rounds, for files without an XXR line (overrides XXR)")
     b = sub.add_parser("berger", help="print the Berger table (C.05 Annex 1)")
-    b.add_argument("n", type=int)
+    b.add_argument("n", type=int, metavar="N",
+                   help="number of players (an odd number gets a bye in every round: the table of N + 1)")
     b.add_argument("--double", action="store_true", help="double round robin (second cycle, colours reversed)")
     b.add_argument("--plain", action="store_true",
                    help="with --double: keep the table order (do not swap the last two rounds of the first cycle)")

@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ..trf import TrfTournament, played_rounds, unread_lines
+from ..trf import TrfTournament, declared_type, played_rounds, unread_lines
 from .acceleration import baku_accelerations
 from .base import Pairing, PairingError, PairingPlayer, PointSystem, RoundRecord
 
@@ -182,7 +182,7 @@ def pairing_input_from_trf(t: TrfTournament, round_no: int | None = None, *,
     cells of ``round_no`` (players not paired).
 
     Raises :class:`TrfInputError` (a :class:`PairingError`) naming the line of anything it cannot
-    honour: ``XXC rank`` or an unknown ``XXC`` token, another ``192`` system (Burstein, ...),
+    honour: a ``092`` line declaring a round robin (or a team event), ``XXC rank`` or an unknown ``XXC`` token, another ``192`` system (Burstein, ...),
     ``XXR`` and ``142`` or ``XXC`` and ``152`` that disagree, virtual points for rounds beyond
     the last, the Baku method with a point system where a draw is not half a win or a loss
     scores, a ``240`` bye in a past round where the player has a game; and
@@ -193,6 +193,14 @@ def pairing_input_from_trf(t: TrfTournament, round_no: int | None = None, *,
         if bad:
             no, reason = bad[0]
             raise TrfInputError(f"cannot honour this line: {reason}", line=no)
+    declared, double, team = declared_type(t.tournament_type)
+    if declared == "round_robin" or team:
+        what = "a team event" if team else "a double round robin" if double else "a round robin"
+        how = ("team events are not paired here" if team else
+               "a round robin is paired by its Berger table (python -m tournaments.pairing berger N), not by the "
+               "Dutch system")
+        raise TrfInputError(f"092 {t.tournament_type[:60]!r} says the event is {what}; {how}",
+                            line=t.tag_lines.get("092"))
     for token in t.xxc:
         if token.lower() not in ("white1", "black1"):
             what = ("pairing numbers from the order of the player lines (XXC rank) are not supported"
