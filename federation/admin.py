@@ -22,7 +22,7 @@ from django.utils.text import smart_split, unescape_string_literal
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
-from federation.collation import turkish_case_variants
+from federation.collation import search_fold, turkish_case_variants
 from federation.models import Club, Player
 
 admin.site.site_header = _("Mangala Federation")
@@ -63,8 +63,12 @@ class TurkishSearchMixin:
     phrase is one word), but each word matches as typed *or* in its Turkish lower case, upper case
     or title case (:func:`federation.collation.turkish_case_variants`): ``I``/``ı`` and ``İ``/``i``
     are case pairs, which neither SQLite (ASCII-only ``LIKE``) nor PostgreSQL's ``UPPER`` knows.
-    Also used by the autocomplete widgets that point at the model.
+    Also used by the autocomplete widgets that point at the model. ``search_key_fields`` names stored
+    folded keys (``Player.search_key`` …, :func:`federation.collation.search_fold`) a word may also be
+    contained in, folded the same way: "gunes" finds "Güneş", "ISTANBUL" finds "İstanbul".
     """
+
+    search_key_fields: tuple[str, ...] = ()
 
     def get_search_results(self, request, queryset, search_term):
         search_fields = self.get_search_fields(request)
@@ -75,9 +79,11 @@ class TurkishSearchMixin:
         for bit in smart_split(search_term):
             if bit.startswith(('"', "'")) and bit[0] == bit[-1]:
                 bit = unescape_string_literal(bit)
+            folded = search_fold(bit)
             term_queries.append(
                 Q.create(
-                    [(lookup, variant) for variant in turkish_case_variants(bit) for lookup in lookups],
+                    [(lookup, variant) for variant in turkish_case_variants(bit) for lookup in lookups]
+                    + [(f"{key}__contains", folded) for key in self.search_key_fields if folded],
                     connector=Q.OR,
                 )
             )
@@ -114,6 +120,7 @@ class ClubAdmin(TurkishSearchHistoryAdmin):
     list_display = ("name", "short_name", "city", "player_count", "active")
     list_filter = ("active", "city")
     search_fields = ("name", "short_name", "city")
+    search_key_fields = ("search_key", "short_key", "city_key")
     ordering = ("name",)
 
     def get_queryset(self, request):
@@ -134,6 +141,7 @@ class PlayerAdmin(TurkishSearchHistoryAdmin):
     list_filter = ("active", "sex", "club", ("merged_into", admin.EmptyFieldListFilter))
     list_select_related = ("club", "merged_into")
     search_fields = ("federation_id", "last_name", "first_name", "city", "club__name")
+    search_key_fields = ("search_key", "city_key", "club__search_key")
     autocomplete_fields = ("club", "user")
     # the rating run (ratings.services) owns the rating; a merge records merged_into
     readonly_fields = ("rating", "merged_into")

@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError
 from django.http import Http404
+from django.utils.translation import gettext as _
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from federation.errors import ApplicationError
+from federation.errors import ApplicationError, integrity_error_message, validation_error_message
 
 
 def exception_handler(exc, context):
@@ -18,6 +21,16 @@ def exception_handler(exc, context):
     """
     if isinstance(exc, ApplicationError):
         return Response({"error": exc.as_dict()}, status=exc.status)
+    if isinstance(exc, IntegrityError):  # a database refusal in words, never a constraint name (409)
+        return Response({"error": {"code": "conflict", "message": integrity_error_message(exc), "field": None}},
+                        status=409)
+    if isinstance(exc, DjangoValidationError):
+        return Response({"error": {"code": "invalid", "message": validation_error_message(exc), "field": None}},
+                        status=400)
+    if isinstance(exc, drf_exceptions.PermissionDenied) and str(getattr(exc, "detail", "")).startswith("CSRF Failed"):
+        # DRF's session check says "CSRF Failed: …" in English
+        return Response({"error": {"code": "csrf_failed", "field": None, "message": _(
+            "The security check of this request failed (CSRF). Reload the page and try again.")}}, status=403)
     if isinstance(exc, Http404):
         exc = drf_exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -57,23 +70,14 @@ def _first(value):
 
 
 def api_not_found(request, exception=None):
-    """handler404: the error envelope for ``/api/…`` (e.g. a URL converter that did not match),
-    Django's page otherwise."""
-    from django.views.defaults import page_not_found
+    """handler404 of old: :func:`federation.error_views.page_not_found` (JSON for ``/api/…``, a page otherwise)."""
+    from federation.error_views import page_not_found
 
-    from federation.middleware import error_response, is_api
-
-    if is_api(request.path):
-        return error_response(request, status=404, code="not_found", message="Not found.")
     return page_not_found(request, exception)
 
 
 def api_server_error(request):
-    """handler500: the error envelope for ``/api/…`` (never a page or a traceback), Django's page otherwise."""
-    from django.views.defaults import server_error
+    """handler500 of old: :func:`federation.error_views.server_error` (never a traceback)."""
+    from federation.error_views import server_error
 
-    from federation.middleware import error_response, is_api
-
-    if is_api(request.path):
-        return error_response(request, status=500, code="server_error", message="Server error.")
     return server_error(request)

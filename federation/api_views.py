@@ -144,7 +144,8 @@ class PlayerFilter(django_filters.FilterSet):
     every player, merged records included)."""
 
     club = django_filters.CharFilter(method="filter_club", max_length=20, help_text="Club id or short name.")
-    city = django_filters.CharFilter(field_name="city", lookup_expr="iexact", max_length=60)
+    city = django_filters.CharFilter(method="filter_city", max_length=60,
+                                     help_text="City, any case, Turkish letters optional (ISTANBUL = İstanbul).")
     sex = django_filters.ChoiceFilter(choices=Player.Sex.choices, method="filter_sex",
                                       help_text="Federation staff only (personal data): others get 403.")
     search = django_filters.CharFilter(
@@ -163,6 +164,11 @@ class PlayerFilter(django_filters.FilterSet):
 
         return queryset.filter(club_q(value))
 
+    def filter_city(self, queryset, name, value):
+        from federation.selectors import city_q
+
+        return queryset.filter(city_q(value))
+
     def filter_sex(self, queryset, name, value):
         if not roles.is_staff(getattr(self.request, "user", None)):
             raise PermissionDenied(_("Only federation staff can filter players by sex."), field="sex")
@@ -175,14 +181,28 @@ class PlayerFilter(django_filters.FilterSet):
 
 
 class ClubFilter(django_filters.FilterSet):
-    """``city`` (case-insensitive for ASCII letters), ``active`` (true/false; default every club)."""
+    """``city`` (any case, Turkish letters optional), ``search`` (every word in the name, short name or
+    city, compared the same way), ``active`` (true/false; default every club)."""
 
-    city = django_filters.CharFilter(field_name="city", lookup_expr="iexact")
+    city = django_filters.CharFilter(method="filter_city", max_length=60,
+                                     help_text="City, any case, Turkish letters optional (ISTANBUL = İstanbul).")
+    search = django_filters.CharFilter(method="filter_search", max_length=100,
+                                       help_text="Words of the name, short name or city (at most 6 words).")
     active = django_filters.BooleanFilter(field_name="active", help_text="true: active clubs only.")
 
     class Meta:
         model = Club
-        fields = ["city", "active"]
+        fields = ["city", "search", "active"]
+
+    def filter_city(self, queryset, name, value):
+        from federation.selectors import city_q
+
+        return queryset.filter(city_q(value))
+
+    def filter_search(self, queryset, name, value):
+        from federation.selectors import club_search_q
+
+        return queryset.filter(club_search_q(value))
 
 
 # --------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 #: The Turkish alphabet (29 letters) with q, w, x (foreign names) placed where Latin puts them.
 TURKISH_ALPHABET = "abcçdefgğhıijklmnoöpqrsştuüvwxyz"
@@ -41,6 +42,28 @@ def turkish_case_variants(text: str) -> list[str]:
     """
     variants = [text, turkish_lower(text), turkish_upper(text), turkish_title(text)]
     return list(dict.fromkeys(variants))
+
+
+#: Letters NFKD does not split into a base letter and a mark, folded by hand (ı is Turkish dotless i).
+_ASCII_EXTRA = str.maketrans({
+    "ı": "i", "ø": "o", "đ": "d", "ð": "d", "ł": "l", "ħ": "h", "þ": "th", "ß": "ss", "æ": "ae", "œ": "oe",
+    "’": "'", "ʼ": "'", "‘": "'",
+})
+
+
+def search_fold(text: str) -> str:
+    """``text`` as a search key: Turkish lower case, then every letter without its marks, spaces collapsed.
+
+    ç→c ğ→g ı→i İ→i ö→o ş→s ü→u â→a î→i û→u (and é→e, ß→ss …), so "Güneş", "GÜNEŞ", "gunes" and
+    "GUNES" all give ``"gunes"``, and "İSTANBUL", "Istanbul", "ıstanbul" give ``"istanbul"``: a search
+    forgives a keyboard without Turkish letters and either case. The same function folds the stored key
+    (``Player.search_key``, ``Club.search_key``) and the query, so the database compares plain ASCII-ish
+    lower case text the same way on SQLite and PostgreSQL. Not for display or sorting
+    (:func:`turkish_sort_key` keeps the Turkish alphabet order).
+    """
+    low = turkish_lower(unicodedata.normalize("NFC", text or ""))
+    plain = "".join(ch for ch in unicodedata.normalize("NFKD", low) if not unicodedata.combining(ch))
+    return " ".join(plain.translate(_ASCII_EXTRA).split())
 
 
 def turkish_sort_key(text: str) -> tuple:

@@ -9,6 +9,7 @@ pages get a plain 400.
 from __future__ import annotations
 
 from django.http import HttpResponseBadRequest, JsonResponse
+from django.utils.translation import gettext
 
 from federation.validators import first_control_character
 
@@ -45,12 +46,14 @@ class BadInputMiddleware:
     def __call__(self, request):
         if has_control_characters(request.path):
             return error_response(request, status=400, code="invalid",
-                                  message="Control characters are not allowed in the URL.", field="path")
+                                  message=gettext("Control characters are not allowed in the URL."), field="path")
         if len(request.META.get("QUERY_STRING", "")) > MAX_QUERY_STRING:
             return error_response(request, status=400, code="invalid",
-                                  message=f"The query string is longer than {MAX_QUERY_STRING} characters.")
+                                  message=gettext("The query string is longer than %(n)d characters.")
+                                  % {"n": MAX_QUERY_STRING})
         for key, values in request.GET.lists():
             if has_control_characters(key) or any(has_control_characters(v) for v in values):
                 return error_response(request, status=400, code="invalid",
-                                      message="Control characters are not allowed in query parameters.", field=key)
+                                      message=gettext("Control characters are not allowed in query parameters."),
+                                      field=key)
         return self.get_response(request)

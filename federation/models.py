@@ -7,11 +7,38 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from federation.audit import history
+from federation.collation import search_fold
 from federation.validators import no_control_characters
 
 
-class Club(models.Model):
-    """A member club, e.g. "Ankara Mangala Kulübü" in city "Ankara"."""
+def _search_key_field() -> models.TextField:
+    """A stored search key: :func:`federation.collation.search_fold` of a name, kept in step by ``save``."""
+    return models.TextField(editable=False, blank=True, default="")
+
+
+class SearchKeysMixin:
+    """Keeps the model's folded search keys (:data:`SEARCH_KEYS`: key field → function of the row) in
+    step on every ``save``; a save limited to ``update_fields`` that names a source field writes the keys
+    too. ``QuerySet.update`` and ``bulk_create`` bypass ``save``: call :meth:`refresh_search_keys` first."""
+
+    SEARCH_KEYS: dict = {}
+    SEARCH_KEY_SOURCES: frozenset = frozenset()
+
+    def refresh_search_keys(self) -> None:
+        for key, of in self.SEARCH_KEYS.items():
+            setattr(self, key, search_fold(of(self)))
+
+    def save(self, *args, **kwargs):
+        self.refresh_search_keys()
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and self.SEARCH_KEY_SOURCES & set(update_fields):
+            kwargs["update_fields"] = [*update_fields, *(k for k in self.SEARCH_KEYS if k not in update_fields)]
+        super().save(*args, **kwargs)
+
+
+class Club(SearchKeysMixin, models.Model):
+    """A member club, e.g. "Ankara Mangala Kulübü" in city "Ankara". ``search_key``, ``short_key`` and
+    ``city_key`` are the folded name, short name and city (:func:`federation.collation.search_fold`)."""
 
     name = models.CharField(_("name"), max_length=120, validators=[no_control_characters], unique=True)
     short_name = models.CharField(_("short name"), max_length=12, validators=[no_control_characters], blank=True)
@@ -19,8 +46,16 @@ class Club(models.Model):
     active = models.BooleanField(
         _("active"), default=True, help_text=_("A deactivated club is kept for history but offered no more."),
     )
+    search_key = _search_key_field()
+    short_key = _search_key_field()
+    city_key = _search_key_field()
 
-    history = history()
+    SEARCH_KEYS = {
+        "search_key": lambda c: c.name, "short_key": lambda c: c.short_name, "city_key": lambda c: c.city,
+    }
+    SEARCH_KEY_SOURCES = frozenset({"name", "short_name", "city"})
+
+    history = history(excluded_fields=["search_key", "short_key", "city_key"])
 
     class Meta:
         ordering = ["name"]
@@ -31,10 +66,11 @@ class Club(models.Model):
         return self.name
 
 
-class Player(models.Model):
+class Player(SearchKeysMixin, models.Model):
     """A registered player. ``federation_id`` is unique across the federation.
 
-    ``rating`` is the current national rating in rating points (0 = unrated).
+    ``rating`` is the current national rating in rating points (0 = unrated). ``search_key`` is
+    "first last" and ``city_key`` the city, folded for search (:func:`federation.collation.search_fold`).
     """
 
     class Sex(models.TextChoices):
@@ -63,7 +99,13 @@ class Player(models.Model):
         help_text=_("This record was the same person as that player; its id redirects there."),
     )
 
-    history = history(excluded_fields=["rating"])
+    search_key = _search_key_field()
+    city_key = _search_key_field()
+
+    SEARCH_KEYS = {"search_key": lambda p: f"{p.first_name} {p.last_name}", "city_key": lambda p: p.city}
+    SEARCH_KEY_SOURCES = frozenset({"first_name", "last_name", "city"})
+
+    history = history(excluded_fields=["rating", "search_key", "city_key"])
 
     class Meta:
         ordering = ["last_name", "first_name"]

@@ -34,8 +34,9 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from federation import roles
+from federation.collation import search_fold
 from federation.errors import ApplicationError, ValidationFailed
-from games.engine import NotationError, RulesError, Variant
+from games.engine import NotationError, RecordMismatchError, RulesError, Variant
 from games.engine.notation import GameRecord, parse
 from games.record_messages import engine_error_message
 from games.models import RecordImport
@@ -137,10 +138,10 @@ def _shift(exc: NotationError, offset: int) -> RecordRefused:
 
 
 def _norm(name: str) -> str:
-    """A name for matching: spaces collapsed, case folded, Turkish dotted and dotless i made one
-    letter (``"YILMAZ"``, ``"Yılmaz"`` and ``"ŞAHİN"``, ``"Şahin"`` match)."""
-    folded = " ".join(name.split()).casefold()
-    return folded.replace("i\u0307", "i").replace("ı", "i")
+    """A name for matching, folded like every search (:func:`federation.collation.search_fold`): spaces
+    collapsed, Turkish case rules, letters without their marks — ``"YILMAZ"``, ``"Yılmaz"``, ``"ŞAHİN"``,
+    ``"Şahin"`` and a record typed without Turkish letters (``"Sahin, Ayse"``) all match."""
+    return search_fold(name)
 
 
 def _player_keys(entry) -> set[str]:
@@ -338,6 +339,16 @@ def check_record(record: GameRecord, s: SetResult, *, tournament: Tournament, of
     try:
         checked.validate()
     except NotationError as exc:
+        cause = exc.__cause__
+        if isinstance(cause, RecordMismatchError) and hasattr(cause, "played"):
+            # the engine speaks in set order (first mover first: black first in sets 2, 4, …); say it
+            # White-Black, like the Result tag and the stored stones
+            pw, pb = cause.played if s.starter == "white" else cause.played[::-1]
+            raise RecordRefused(
+                _("the moves give %(pw)d-%(pb)d (White-Black), not the stored %(w)d-%(b)d of %(set)s")
+                % {"pw": pw, "pb": pb, "w": s.white_stones, "b": s.black_stones, "set": label},
+                exc.line + offset if exc.line else offset + 1,
+            ) from exc
         raise _shift(exc, offset) from exc
     return list(record.moves)
 

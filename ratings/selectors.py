@@ -206,7 +206,9 @@ def filtered_players(filters: RatingFilters) -> QuerySet[Player]:
 
         qs = qs.filter(club_q(filters.club))
     if filters.city:
-        qs = qs.filter(Q(city=filters.city) | Q(city="", club__city=filters.city))
+        from federation.selectors import city_q
+
+        qs = qs.filter(city_q(filters.city) | (Q(city="") & city_q(filters.city, field="club__city")))
     if filters.sex in ("m", "f"):
         qs = qs.filter(sex=filters.sex)
     if filters.age and filters.age != "open":

@@ -185,7 +185,7 @@ def test_a_record_disagreeing_with_the_stored_stones_is_reported_and_the_rest_go
                                    second_stones=event["played"][(2, 1)][1][1])
     assert row.errors == [{
         "record": 2, "line": bad_line,
-        "message": f"stones {other.first}-{other.second} differ from the record's {w}-{b}",
+        "message": f"the moves give {other.first}-{other.second} (White-Black), not the stored {w}-{b} of set 1",
     }]
     assert stored_moves(event, 1, 1) == ""  # nothing stored for the bad record
     assert stored_moves(event, 2, 1) != "" and stored_moves(event, 2, 2) != ""
@@ -406,7 +406,7 @@ def test_import_command_exit_codes_and_error_lines(event, tmp_path):
         call_command("import_records", str(f), stdout=stdout, stderr=stderr)
     assert err.value.returncode == 1 and str(err.value) == "1 of 2 records refused"
     bad_line = len((good + "\n").splitlines()) + 1
-    assert stderr.getvalue().startswith(f"some-bad.txt: line {bad_line}: record 2: stones ")
+    assert stderr.getvalue().startswith(f"some-bad.txt: line {bad_line}: record 2: the moves give ")
     assert stdout.getvalue().splitlines()[:2] == [
         "[1/2] round 1 board 1 set 1: stored", f"[2/2] line {bad_line}: refused",
     ]

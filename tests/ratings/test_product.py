@@ -516,10 +516,15 @@ def test_player_page_shows_the_history_chart_and_the_calculation(client, rated_e
     html = resp.content.decode()
     assert "<svg" in html and 'class="rating-history"' in html
     assert t.name in html
-    assert f"{c.rating_before:.1f}" in html and f"{c.rating_after:.1f}" in html
+    from federation.formatting import number, signed, stone_margin
+
+    # one number format (federation.formatting): at most one or two decimals, no trailing zeros
+    assert number(c.rating_before, 1, lang="en") in html and number(c.rating_after, 1, lang="en") in html
     first = c.lines.order_by("set_result__match__round__number", "set_result__number").first()
-    assert f"{first.expected:.2f}" in html
-    assert f"{first.delta:+.2f}" in html
+    assert number(first.expected, lang="en") in html
+    assert signed(first.delta, lang="en") in html
+    with translation.override("en"):
+        assert stone_margin(first.margin) in html  # "+6 stones" (Kural 14.4)
     # the opponents link to their player pages
     assert reverse("player-detail", args=[first.opponent.federation_id]) in html
     history = resp.context["history"]

@@ -33,13 +33,14 @@ def test_points_add_up_and_match_the_crosstable(completed_tournament):
 
 
 def test_crosstable_cell_format(completed_tournament):
-    """Cells read like ``12b1``: opponent's starting number, colour, points; forfeits ``+``/``-``."""
+    """Cells read like ``12S1``: opponent's starting number, colour letter (Turkish B = beyaz, S = siyah;
+    English W/B: tests/tournaments/test_turkish_text.py), points; forfeits ``+``/``-``."""
     table = tournament_crosstable(tournament=completed_tournament)
     texts = [c.text for row in table.rows for c in row.cells]
     assert any(t.endswith("+") for t in texts) and any(t.endswith("-") for t in texts)
     import re
 
-    assert all(re.fullmatch(r"\d+[wb](1|0|½|\+|-)", t) for t in texts), texts
+    assert all(re.fullmatch(r"\d+[BS](1|0|½|\+|-)", t) for t in texts), texts
 
 
 def test_set_points_and_stone_margin_are_consistent(completed_tournament):

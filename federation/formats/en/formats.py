@@ -1,0 +1,8 @@
+"""English: 1 Dec 2026, 1 Dec 2026 14:05 (day month year, as in Turkish; 24-hour clock)."""
+DATE_FORMAT = "j M Y"
+DATETIME_FORMAT = "j M Y H:i"
+SHORT_DATE_FORMAT = "j M Y"
+SHORT_DATETIME_FORMAT = "j M Y H:i"
+MONTH_DAY_FORMAT = "j M"
+YEAR_MONTH_FORMAT = "M Y"
+TIME_FORMAT = "H:i"

@@ -1,0 +1,8 @@
+"""Turkish: 1 Aralık 2026, 1 Aralık 2026 14:05 (day without a leading zero, the month written out)."""
+DATE_FORMAT = "j F Y"
+DATETIME_FORMAT = "j F Y H:i"
+SHORT_DATE_FORMAT = "j M Y"
+SHORT_DATETIME_FORMAT = "j M Y H:i"
+MONTH_DAY_FORMAT = "j F"
+YEAR_MONTH_FORMAT = "F Y"
+TIME_FORMAT = "H:i"
