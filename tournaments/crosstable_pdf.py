@@ -6,6 +6,7 @@ tournament version, so a PDF is built once per change.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from django.conf import settings
@@ -28,20 +29,34 @@ def crosstable_pdf_bytes(*, tournament: Tournament, lang: str = "tr") -> bytes:
     return HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf()
 
 
+#: Bumped when the PDF's layout or wording changes (2: colour letters per language, one date format),
+#: so files cached by an older release are not served again.
+LAYOUT = 2
+
+
 def crosstable_pdf_path(tournament: Tournament, lang: str = "tr") -> Path:
     """Where the cached PDF of the tournament's current version lives."""
-    return Path(settings.MEDIA_ROOT) / "crosstables" / f"{tournament.slug}-v{tournament.version}-{lang}.pdf"
+    return (Path(settings.MEDIA_ROOT) / "crosstables"
+            / f"{tournament.slug}-v{tournament.version}-{lang}-l{LAYOUT}.pdf")
 
 
 def crosstable_pdf_build(*, tournament: Tournament, lang: str = "tr") -> Path:
     """Build (or reuse) the cached PDF file of the current version and return its path."""
-    path = crosstable_pdf_path(tournament, lang)
+    return pdf_file_build(
+        crosstable_pdf_path(tournament, lang), lambda: crosstable_pdf_bytes(tournament=tournament, lang=lang)
+    )
+
+
+def pdf_file_build(path: Path, make: Callable[[], bytes]) -> Path:
+    """Write the bytes of ``make()`` to the cache file ``path`` unless it exists (to a temporary name,
+    then renamed: a build cut short leaves no half file), clear the web's "being built" marker and
+    return ``path``. Shared by every cached PDF (crosstable, standings, pairing lists)."""
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         import os
 
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(crosstable_pdf_bytes(tournament=tournament, lang=lang))
+        tmp.write_bytes(make())
         tmp.replace(path)
         _remove_stale_tmp(path)
     path.with_suffix(".queued").unlink(missing_ok=True)  # the web's "being built" marker

@@ -20,6 +20,28 @@ def crosstable_pdf_task(tournament_id: int, lang: str = "tr") -> str:
     return str(crosstable_pdf_build(tournament=tournament, lang=lang))
 
 
+@shared_task(name="tournaments.standings_pdf", **JOB_OPTIONS)
+def standings_pdf_task(tournament_id: int, lang: str = "tr", public_only: bool = True) -> str:
+    """Build the standings PDF of tournament ``tournament_id`` (the public's or the organisers'
+    table); returns the file path. Idempotent like :func:`crosstable_pdf_task`."""
+    from tournaments.hall_pdf import standings_pdf_build
+
+    pause("TEST_TASK_DELAY")  # test-only (federation/jobs.py)
+    tournament = Tournament.objects.get(pk=tournament_id)
+    return str(standings_pdf_build(tournament=tournament, lang=lang, public_only=public_only))
+
+
+@shared_task(name="tournaments.pairings_pdf", **JOB_OPTIONS)
+def round_pairings_pdf_task(round_id: int, lang: str = "tr", large: bool = False) -> str:
+    """Build the pairing list PDF of round ``round_id`` as it stands; returns the file path."""
+    from tournaments.hall_pdf import pairings_pdf_build
+    from tournaments.models import Round
+
+    pause("TEST_TASK_DELAY")  # test-only (federation/jobs.py)
+    rnd = Round.objects.select_related("tournament").get(pk=round_id)
+    return str(pairings_pdf_build(round=rnd, lang=lang, large=large))
+
+
 @shared_task(name="tournaments.import_trf", **JOB_OPTIONS)
 def import_trf_task(import_id: int, lang: str | None = None, options: dict | None = None) -> dict:
     """Run the queued :class:`tournaments.models.TrfImport` ``import_id`` (``trf_io.trf_import_run``:
