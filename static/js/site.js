@@ -3,6 +3,8 @@
  *   <form data-confirm="Question?">          asks before submitting; Cancel keeps the page as it is
  *   <input data-filter-options="#id_players"> hides the options of that <select> whose text does not
  *                                             contain what is typed (Turkish case rules)
+ *   <div data-focus-on-load tabindex="-1">     takes the focus when the page opens (an error summary)
+ *   <div class="error-summary"><a href="#id">  a link to a field focuses it (opening its <details>)
  */
 (function () {
   "use strict";
@@ -31,8 +33,30 @@
     });
   }
 
+  document.addEventListener("click", function (event) {
+    var link = event.target instanceof Element && event.target.closest(".error-summary a[href^='#']");
+    if (!link) {
+      return;
+    }
+    var field = document.getElementById(link.getAttribute("href").slice(1));
+    if (!field) {
+      return;
+    }
+    event.preventDefault();
+    var details = field.closest("details");
+    if (details) {
+      details.open = true;
+    }
+    field.scrollIntoView({block: "center"});
+    field.focus({preventScroll: true});
+  });
+
   function init() {
     document.querySelectorAll("input[data-filter-options]").forEach(wireFilter);
+    var first = document.querySelector("[data-focus-on-load]");
+    if (first) {
+      first.focus();
+    }
   }
 
   if (document.readyState === "loading") {

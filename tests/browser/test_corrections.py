@@ -138,7 +138,9 @@ def test_organiser_corrects_a_rated_result_on_a_phone(live_server, new_page, rat
     with page.expect_navigation():
         form.locator("button[type=submit]").click()
     assert page.url == f"{base}/t/{t.slug}/round/1/board/1/"
-    assert page.locator("form.result-form p.error[role=alert]").count() == 1  # under the reason field
+    assert page.locator("form.result-form [role=alert]").count() == 1  # the summary above the first set
+    assert page.locator("form.result-form p.error#id_reason_error").count() == 1  # under the reason field
+    assert form.locator("input[name=reason]").get_attribute("aria-invalid") == "true"
     b1.refresh_from_db()
     assert (b1.white_points, b1.black_points, b1.version) == (1, 0, 2)
 
@@ -182,7 +184,7 @@ def test_organiser_corrects_a_rated_result_on_a_phone(live_server, new_page, rat
     text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
     assert t.name in text
     w, k = white.start_no, black.start_no
-    colour_w, colour_k = "w", "b"
+    colour_w, colour_k = "B", "S"  # Turkish crosstable letters: B = beyaz (white), S = siyah (black)
     assert f"{k}{colour_w}0" in text and f"{w}{colour_k}1" in text, text
     assert f"{k}{colour_w}1" not in text and f"{w}{colour_k}0" not in text, text
     response = anon.request.get(f"{base}/t/{t.slug}/crosstable.pdf")
