@@ -8,6 +8,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
+from federation.collation import search_fold
 from federation.errors import NotFound
 from federation.models import Club, Player
 
@@ -173,24 +174,320 @@ def club_change_history(club: Club) -> list[HistoryRow]:
 
 
 def club_q(value: str, *, prefix: str = "club") -> Q:
-    """A filter on a player's club given as the club's id or short name (``"12"`` or ``"AMK"``); ids
-    beyond 9 digits cannot exist and match nothing (no integer overflow in the database)."""
+    """A filter on a player's club given as the club's id or short name (``"12"``, ``"AMK"``, ``"amk"``;
+    the short name compared folded, so "izok" finds "İZOK"); ids beyond 9 digits cannot exist and match
+    nothing (no integer overflow in the database)."""
     value = (value or "").strip()
     if value.isdigit():
         return Q(**{f"{prefix}_id": int(value)}) if len(value) <= 9 else Q(pk__in=[])
-    return Q(**{f"{prefix}__short_name__iexact": value})
+    key = search_fold(value)
+    if not key:
+        return Q(pk__in=[])
+    return Q(**{f"{prefix}__short_key": key})
+
+
+def city_q(value: str, *, field: str = "city") -> Q:
+    """Rows whose city is ``value`` folded (:func:`federation.collation.search_fold`): "ISTANBUL",
+    "istanbul" and "İstanbul" are one city. ``field`` names the stored key's source (``"city"`` →
+    ``city_key``, ``"club__city"`` → ``club__city_key``)."""
+    return Q(**{f"{field}_key": search_fold(value)})
+
+
+def search_words(text: str, *, max_words: int = 6) -> list[tuple[str, str]]:
+    """The words of a search as typed and folded (``[("Güneş", "gunes"), …]``): at most ``max_words``
+    words of the first 100 characters (bounded work), commas count as spaces, words that fold to nothing
+    are dropped."""
+    words = (text or "")[:100].replace(",", " ").split()[:max_words]
+    return [(w, key) for w, key in ((w, search_fold(w)) for w in words) if key]
 
 
 def name_search_q(text: str, *, max_words: int = 6) -> Q:
-    """Players whose first or last name contains every word of ``text`` — in Turkish case rules
-    ("ışık" finds "IŞIK" and "Işık", "inci" finds "İnci") — or whose federation id equals a word.
-    At most ``max_words`` words of the first 100 characters are used (bounded work)."""
+    """Players whose first or last name contains every word of ``text``, or whose federation id equals a
+    word. Names are compared folded (:func:`federation.collation.search_fold` on both sides: the stored
+    ``Player.search_key`` and the query), so the keyboard is forgiven: "gunes" and "GÜNEŞ" find "Güneş",
+    "ışık", "ISIK" and "Işık" find "IŞIK", "ismail" finds "İSMAİL" — the same on SQLite and PostgreSQL."""
+    q = Q()
+    for word, key in search_words(text, max_words=max_words):
+        q &= Q(federation_id__iexact=word) | Q(search_key__contains=key)
+    return q
+
+
+def club_search_q(text: str, *, max_words: int = 6) -> Q:
+    """Clubs whose name, short name or city contains every word of ``text``, compared folded like
+    :func:`name_search_q` ("izmir" finds "İzmir Mangala Kulübü")."""
+    q = Q()
+    for _word, key in search_words(text, max_words=max_words):
+        q &= Q(search_key__contains=key) | Q(short_key__contains=key) | Q(city_key__contains=key)
+    return q
+
+
+# --------------------------------------------------------------------------------------------
+# People: the next federation id, a player's boards and results, accounts for the staff pages
+# --------------------------------------------------------------------------------------------
+
+#: The federation's own ids: ``TMF-0001`` … (sample data, registrations). Imported players keep their
+#: FIDE id or get ``T<tournament>-<no>``; those are left out of the numbering.
+FEDERATION_ID_PREFIX = "TMF-"
+FEDERATION_ID_DIGITS = 4
+
+
+def player_next_federation_id(*, prefix: str = FEDERATION_ID_PREFIX, digits: int = FEDERATION_ID_DIGITS) -> str:
+    """The next federation id of the form ``TMF-0041``: one more than the highest ``TMF-<number>`` in
+    use (merged and anonymised records keep theirs, so no id is handed out twice), zero-padded to
+    ``digits`` (more when the numbers grew longer); ``TMF-0001`` for the first player."""
+    import re
+
+    pattern = re.compile(rf"^{re.escape(prefix)}(\d+)$", re.IGNORECASE)
+    highest, width = 0, digits
+    for fid in Player.objects.filter(federation_id__istartswith=prefix).values_list("federation_id", flat=True):
+        m = pattern.match(fid)
+        if m:
+            highest = max(highest, int(m.group(1)))
+            width = max(width, len(m.group(1)))
+    n = highest + 1
+    while True:  # a taken id of another spelling (tmf-41) is never suggested
+        candidate = f"{prefix}{n:0{width}d}"
+        if not Player.objects.filter(federation_id__iexact=candidate).exists():
+            return candidate
+        n += 1
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerMatch:
+    """One match of a player as the player sees it: ``colour`` ``"white"``/``"black"`` (``"bye"`` for a
+    bye), the opponent's entry (None for a bye), own and opponent's points (None: no result yet), the
+    sets as ``(own stones, opponent's stones)``, and ``outcome`` ``"win"``/``"draw"``/``"loss"``/None."""
+
+    tournament: object
+    round: object
+    match: object
+    own: object
+    opponent: object | None
+    colour: str
+    own_points: object | None
+    opponent_points: object | None
+    sets: tuple[tuple[int, int], ...]
+    outcome: str | None
+
+    @property
+    def forfeit(self) -> str:
+        """``"own"``, ``"opponent"``, ``"both"`` or "" — who did not appear."""
+        f = self.match.forfeit
+        if not f:
+            return ""
+        if f == "both":
+            return "both"
+        return "own" if f == self.colour else "opponent"
+
+
+def _player_match(m, player_ids: set[int]) -> PlayerMatch:
+    own_white = m.white.player_id in player_ids
+    own, opponent = (m.white, m.black) if own_white else (m.black, m.white)
+    if m.kind == "bye":
+        colour, own_points, opp_points = "bye", m.white_points, None
+    else:
+        colour = "white" if own_white else "black"
+        own_points, opp_points = (m.white_points, m.black_points) if own_white else (m.black_points, m.white_points)
+    sets = tuple(
+        (s.white_stones, s.black_stones) if own_white else (s.black_stones, s.white_stones) for s in m.sets.all()
+    )
+    outcome = None
+    if own_points is not None:
+        if colour == "bye":
+            outcome = "win" if own_points >= 1 else ("draw" if own_points > 0 else "loss")
+        else:
+            outcome = "win" if own_points > opp_points else ("draw" if own_points == opp_points else "loss")
+    return PlayerMatch(tournament=m.round.tournament, round=m.round, match=m, own=own, opponent=opponent,
+                       colour=colour, own_points=own_points, opponent_points=opp_points, sets=sets, outcome=outcome)
+
+
+def _player_matches_qs(player: Player):
+    from django.db.models import Prefetch
+
+    from tournaments.models import Match, SetResult
+
+    return (
+        Match.objects.filter(Q(white__player=player) | Q(black__player=player))
+        .select_related("round__tournament", "white__player", "black__player")
+        .prefetch_related(Prefetch("sets", queryset=SetResult.objects.order_by("number")))
+    )
+
+
+def player_current_boards(player: Player) -> list[PlayerMatch]:
+    """The player's boards in rounds whose pairing is published and that are not closed yet (usually
+    one; one per tournament played at the same time), tournaments not archived — newest tournament first."""
+    from tournaments.models import Round
+
+    qs = _player_matches_qs(player).filter(
+        round__status=Round.Status.PUBLISHED, round__tournament__archived_at__isnull=True
+    ).order_by("-round__tournament__start_date", "round__tournament__name", "round__number")
+    return [_player_match(m, {player.pk}) for m in qs]
+
+
+def player_waiting_entries(player: Player) -> list:
+    """The player's entries (not withdrawn) in tournaments not finished nor archived, with no published
+    round now: what "no board now" is waiting for. Each entry gets ``next_round`` (the round paired but
+    not published yet, or the one after the last closed round)."""
+    from tournaments.models import Round, Tournament
+
+    entries = list(
+        player.entries.filter(withdrawn=False, tournament__archived_at__isnull=True)
+        .exclude(tournament__status=Tournament.Status.FINISHED)
+        .select_related("tournament").order_by("tournament__start_date", "tournament__name")
+    )
+    out = []
+    for e in entries:
+        t = e.tournament
+        if t.rounds.filter(status=Round.Status.PUBLISHED).exists():
+            continue  # a published round without a board for this player (e.g. paired without them)
+        pending = list(t.rounds.exclude(status=Round.Status.CLOSED).order_by("number").values_list("number", flat=True))
+        if pending:
+            e.next_round = pending[0]  # paired, not published yet
+        else:
+            last = t.rounds.order_by("-number").values_list("number", flat=True).first() or 0
+            if last >= t.rounds_total:
+                continue  # every round played: nothing to wait for
+            e.next_round = last + 1
+        out.append(e)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentResults:
+    """A player's matches in one tournament (round order) with the points of those that have a result."""
+
+    tournament: object
+    entry: object
+    matches: tuple[PlayerMatch, ...]
+    points: object
+    wins: int
+    draws: int
+    losses: int
+    played: int = 0  # matches with a result
+
+
+def player_results(player: Player, *, user=None) -> list[TournamentResults]:
+    """A player's matches in every tournament, newest tournament first, as the public sees them: rounds
+    whose pairing is published (or closed) of tournaments not archived — archived ones only for
+    federation staff. Every tournament the player is entered in is listed, even without a match yet."""
+    from decimal import Decimal
+
+    from federation import roles
+    from tournaments.models import Round
+
+    staff = roles.is_staff(user)
+    qs = _player_matches_qs(player).filter(round__status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED])
+    entries = player.entries.select_related("tournament")
+    if not staff:
+        qs = qs.filter(round__tournament__archived_at__isnull=True)
+        entries = entries.filter(tournament__archived_at__isnull=True)
+    by_tournament: dict[int, list[PlayerMatch]] = {}
+    for m in qs.order_by("round__number"):
+        by_tournament.setdefault(m.round.tournament_id, []).append(_player_match(m, {player.pk}))
+    out = []
+    for e in entries:
+        ms = by_tournament.get(e.tournament_id, [])
+        points = sum((pm.own_points for pm in ms if pm.own_points is not None), Decimal("0"))
+        out.append(TournamentResults(
+            tournament=e.tournament, entry=e, matches=tuple(ms), points=points,
+            wins=sum(pm.outcome == "win" for pm in ms), draws=sum(pm.outcome == "draw" for pm in ms),
+            losses=sum(pm.outcome == "loss" for pm in ms), played=sum(pm.own_points is not None for pm in ms),
+        ))
+    out.sort(key=lambda r: (r.tournament.start_date or dt.date.min, r.tournament.pk), reverse=True)
+    return out
+
+
+def user_list(*, q: str = "", role: str = ""):
+    """Accounts for the staff page, by user name: with their groups, tournament roles and player.
+    ``q`` matches the user name, names or e-mail; ``role`` keeps ``staff``, ``organiser``, ``referee``
+    (global group or a tournament role) or ``player`` (a linked player) accounts."""
+    from django.contrib.auth import get_user_model
+    from django.db.models import Prefetch
+
+    from federation import roles as r
+    from tournaments.models import TournamentRole
+
+    qs = get_user_model().objects.order_by("username").prefetch_related(
+        "groups", Prefetch("tournament_roles", queryset=TournamentRole.objects.select_related("tournament")),
+    ).select_related("player")
+    q = (q or "").strip()[:100]
     from federation.collation import turkish_case_variants
 
-    q = Q()
-    for word in (text or "")[:100].replace(",", " ").split()[:max_words]:
-        any_form = Q(federation_id__iexact=word)
+    for word in q.split()[:6]:  # Turkish case rules: "YILMAZ" and "yılmaz" find "Yılmaz"
+        any_form = Q()
         for form in turkish_case_variants(word):
-            any_form |= Q(first_name__icontains=form) | Q(last_name__icontains=form)
-        q &= any_form
-    return q
+            any_form |= (Q(username__icontains=form) | Q(first_name__icontains=form) | Q(last_name__icontains=form)
+                         | Q(email__icontains=form))
+        qs = qs.filter(any_form)
+    if role == r.STAFF:
+        qs = qs.filter(Q(is_staff=True) | Q(is_superuser=True) | Q(groups__name=r.STAFF))
+    elif role in (r.ORGANISER, r.REFEREE):
+        qs = qs.filter(Q(groups__name=role) | Q(tournament_roles__role=role))
+    elif role == "player":
+        qs = qs.filter(player__isnull=False)
+    return qs.distinct()
+
+
+@dataclass(frozen=True, slots=True)
+class AccountEvent:
+    """One line of an account's history: when, by whom (a user or None), what (``action`` key and
+    label), the detail and the tournament it concerns (or None)."""
+
+    at: dt.datetime
+    by: object | None
+    action: str
+    label: str
+    detail: str
+    tournament: object | None = None
+
+
+_ACCOUNT_LABELS = {
+    "user.create": _lazy("account created"),
+    "password.set": _lazy("temporary password set"),
+    "password.link": _lazy("password link e-mailed"),
+    "password.reset": _lazy("password chosen through an e-mailed link"),
+    "role.assign": _lazy("tournament role given"),
+    "role.remove": _lazy("tournament role taken away"),
+    "player.link_user": _lazy("login linked to a player"),
+}
+#: Words of the admin-log details of ``user.create`` shown translated.
+_DETAIL_WORDS = {
+    "referee": _lazy("referee"), "organiser": _lazy("organiser"), "player": _lazy("player"),
+    "federation-wide": _lazy("every tournament"), "temporary password": _lazy("temporary password"),
+}
+
+
+def account_history(account, *, limit: int = 50) -> list[AccountEvent]:
+    """What was done to ``account``, newest first: admin-log lines (created, passwords), its
+    tournament roles given and taken (their history rows) and its player links."""
+    from django.contrib.admin.models import LogEntry
+    from django.contrib.contenttypes.models import ContentType
+
+    from tournaments.models import Tournament, TournamentRole
+
+    events: list[AccountEvent] = []
+    ct = ContentType.objects.get_for_model(account, for_concrete_model=False)
+    for e in LogEntry.objects.filter(content_type=ct, object_id=str(account.pk)).select_related("user")[:limit]:
+        key, _sep, detail = (e.change_message or "").partition(": ")
+        label = _ACCOUNT_LABELS.get(key) or e.get_change_message() or key
+        if key == "user.create":
+            detail = ", ".join(str(_DETAIL_WORDS.get(w, w)) for w in detail.split(", ") if w)
+        events.append(AccountEvent(at=e.action_time, by=e.user, action=key, label=str(label), detail=detail))
+    rows = list(TournamentRole.history.filter(user_id=account.pk).select_related("history_user")
+                .order_by("-history_date")[:limit])
+    tournaments = Tournament.objects.in_bulk({r.tournament_id for r in rows})
+    for r in rows:
+        action = r.audit_action if r.audit_action in _ACCOUNT_LABELS else ("role.remove" if r.history_type == "-"
+                                                                           else "role.assign")
+        role = TournamentRole.Role(r.role).label if r.role in TournamentRole.Role.values else r.role
+        events.append(AccountEvent(at=r.history_date, by=r.history_user, action=action,
+                                   label=str(_ACCOUNT_LABELS[action]), detail=str(role),
+                                   tournament=tournaments.get(r.tournament_id)))
+    prow = Player.history.filter(user_id=account.pk).select_related("history_user").order_by("-history_date")
+    for r in prow[:limit]:
+        if r.audit_action != "player.link_user":
+            continue
+        events.append(AccountEvent(at=r.history_date, by=r.history_user, action=r.audit_action,
+                                   label=str(_ACCOUNT_LABELS[r.audit_action]), detail=r.federation_id))
+    events.sort(key=lambda ev: ev.at, reverse=True)
+    return events[:limit]

@@ -6,6 +6,8 @@ from csp.constants import UNSAFE_INLINE
 from csp.decorators import csp_update
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from federation import views as federation_views
+
 urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("federation.urls_members")),
@@ -20,9 +22,33 @@ urlpatterns = [
          name="api-docs"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # password reset by e-mail (Django's views; templates/registration/), and changing one's own password
+    path("accounts/password-reset/", federation_views.PasswordResetView.as_view(), name="password_reset"),
+    path("accounts/password-reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
+    path("accounts/reset/<uidb64>/<token>/", federation_views.PasswordResetConfirmView.as_view(),
+         name="password_reset_confirm"),
+    path("accounts/reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
+    path("accounts/password/", federation_views.PasswordChangeView.as_view(), name="password_change"),
+    path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
+    # people: a logged-in player's pages, a player's results, the staff's account pages
+    path("me/", federation_views.my_page, name="my-page"),
+    path("me/next-board/", federation_views.my_next_board, name="my-next-board"),
+    path("me/results/", federation_views.my_results, name="my-results"),
+    path("players/<str:federation_id>/results/", federation_views.player_results, name="player-results"),
+    path("staff/users/", federation_views.user_list, name="user-list"),
+    path("staff/users/new/", federation_views.user_create, name="user-create"),
+    path("staff/users/<int:user_id>/", federation_views.user_detail, name="user-detail"),
+    path("staff/users/<int:user_id>/roles/", federation_views.user_role_add, name="user-role-add"),
+    path("staff/users/<int:user_id>/roles/<int:role_id>/remove/", federation_views.user_role_remove,
+         name="user-role-remove"),
+    path("staff/users/<int:user_id>/password/", federation_views.user_password_set, name="user-password-set"),
+    path("staff/users/<int:user_id>/password-link/", federation_views.user_password_link, name="user-password-link"),
+    path("staff/users/<int:user_id>/player/", federation_views.user_player_link, name="user-player-link"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]
 
-handler404 = "federation.api.api_not_found"
-handler500 = "federation.api.api_server_error"
+# translated pages (templates/403.html, 404.html, 500.html), the JSON envelope for /api/ (federation.error_views)
+handler403 = "federation.error_views.permission_denied"
+handler404 = "federation.error_views.page_not_found"
+handler500 = "federation.error_views.server_error"

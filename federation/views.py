@@ -6,20 +6,27 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from django.contrib import messages
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from federation import privacy, roles, services
 from federation.collation import player_sort_key, turkish_sort_key
 from federation.errors import ApplicationError
-from federation.forms import ClubForm, PlayerCreateForm, PlayerForm, PlayerMergeForm, ReasonForm
+from federation.forms import (
+    ClubForm, PasswordResetRequestForm, PlayerCreateForm, PlayerForm, PlayerMergeForm, ReasonForm,
+)
 from federation.models import Club, Player
-from federation.selectors import club_change_history, club_q, name_search_q, player_change_history, player_resolve
+from federation.selectors import (
+    club_change_history, club_q, club_search_q, name_search_q, player_change_history, player_resolve,
+)
+from federation.selectors import player_next_federation_id
 from ratings.views import player_rating_context
 
 
@@ -114,6 +121,9 @@ def player_create(request):
             player = services.player_register(user=request.user, **data)
         except ApplicationError as exc:
             _form_errors(form, exc)
+            if exc.field == "federation_id" and exc.code == "conflict":  # taken (meanwhile?): offer the next one
+                form.add_error("federation_id", _("The next free federation id is %(id)s.")
+                               % {"id": player_next_federation_id()})
         else:
             messages.success(request, _("%(p)s registered.") % {"p": player.full_name})
             return redirect("player-detail", federation_id=player.federation_id)
@@ -214,14 +224,17 @@ def player_merge(request, federation_id: str):
 
 def club_list(request):
     """Member clubs in Turkish alphabetical order with their number of active players; deactivated
-    clubs only with ``?all=1``."""
+    clubs only with ``?all=1``; ``?q=`` searches name, short name and city ("izmir" finds "İzmir")."""
     show_all = request.GET.get("all") == "1"
     qs = Club.objects.annotate(n_players=Count("players", filter=Q(players__active=True)))
     if not show_all:
         qs = qs.filter(active=True)
+    q = (request.GET.get("q") or "").strip()[:100]
+    if q:
+        qs = qs.filter(club_search_q(q))
     clubs = sorted(qs, key=lambda c: turkish_sort_key(c.name))
     return render(request, "federation/club_list.html",
-                  {"clubs": clubs, "show_all": show_all, "is_staff": roles.is_staff(request.user)})
+                  {"clubs": clubs, "show_all": show_all, "q": q, "is_staff": roles.is_staff(request.user)})
 
 
 def club_detail(request, club_id: int):
@@ -311,7 +324,7 @@ def player_my_data(request, federation_id: str):
     login page. A merged record's id leads to the surviving record's file."""
     import json
 
-    from django.http import HttpResponse, HttpResponseForbidden
+    from django.http import HttpResponse
 
     from federation.personal_data import player_data_export
 
@@ -322,8 +335,9 @@ def player_my_data(request, federation_id: str):
         return redirect_to_login(request.get_full_path())
     own = player.user_id is not None and player.user_id == request.user.pk
     if not (own or roles.is_staff(request.user)):
-        return HttpResponseForbidden(_("Only the player themself and federation staff can download this data."),
-                                     content_type="text/plain; charset=utf-8")
+        from federation.error_views import forbidden
+
+        return forbidden(request, _("Only the player themself and federation staff can download this data."))
     body = json.dumps(player_data_export(player), ensure_ascii=False, indent=2)
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{player.federation_id}-my-data.json"'
@@ -347,3 +361,342 @@ def player_anonymise(request, federation_id: str):
     else:
         messages.success(request, _("The personal data of %(id)s were removed.") % {"id": player.federation_id})
     return redirect("player-detail", federation_id=player_resolve(federation_id).federation_id)
+
+
+# --------------------------------------------------------------------------------------------
+# People: my page, my next board, my results (a logged-in player: Player.user)
+# --------------------------------------------------------------------------------------------
+
+
+def _own_player(user) -> Player | None:
+    """The player whose login ``user`` is, or None."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return Player.objects.select_related("club").filter(user=user).first()
+
+
+def my_page(request):
+    """``/me/``: the logged-in person's page — their player (rating, next board, results), their
+    tournament roles, and their account (change password)."""
+    from federation.selectors import player_current_boards, player_waiting_entries
+
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    player = _own_player(request.user)
+    tournament_roles = list(
+        request.user.tournament_roles.filter(tournament__archived_at__isnull=True)
+        .select_related("tournament").order_by("-tournament__start_date", "tournament__name")
+    )
+    group_names = set(request.user.groups.values_list("name", flat=True))
+    return render(request, "federation/my_page.html", {
+        "player": player,
+        "boards": player_current_boards(player) if player else [],
+        "waiting": player_waiting_entries(player) if player else [],
+        "tournament_roles": tournament_roles,
+        "is_staff": roles.is_staff(request.user),
+        "global_referee": roles.REFEREE in group_names, "global_organiser": roles.ORGANISER in group_names,
+    })
+
+
+def my_next_board(request):
+    """``/me/next-board/``: the board of the player's current published round — tournament, round,
+    board, opponent and colour — or "no board now" with what the player is waiting for."""
+    from federation.selectors import player_current_boards, player_waiting_entries
+
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    player = _own_player(request.user)
+    return render(request, "federation/my_next_board.html", {
+        "player": player,
+        "boards": player_current_boards(player) if player else [],
+        "waiting": player_waiting_entries(player) if player else [],
+    })
+
+
+def my_results(request):
+    """``/me/results/``: the logged-in player's results in every tournament (their own page: with their
+    personal data)."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    player = _own_player(request.user)
+    if player is None:
+        return render(request, "federation/my_results.html", {"player": None, "own": True})
+    return _results_page(request, player)
+
+
+def player_results(request, federation_id: str):
+    """``/players/<federation_id>/results/``: a player's matches in every tournament (public data; the
+    player's own account and staff see their birth year and sex too). A merged id leads to the survivor."""
+    player = Player.objects.select_related("club").filter(federation_id=federation_id).first()
+    if player is None or player.merged_into_id is not None:
+        survivor = player_resolve(federation_id) if player is not None or Player.objects.filter(
+            federation_id__iexact=federation_id).exists() else None
+        if survivor is None:
+            raise Http404("no such player")
+        return redirect("player-results", federation_id=survivor.federation_id, permanent=True)
+    return _results_page(request, player)
+
+
+def _results_page(request, player: Player):
+    from federation.selectors import player_results as results_of
+
+    own = player.user_id is not None and player.user_id == request.user.pk
+    return render(request, "federation/my_results.html", {
+        "player": player, "own": own, "results": results_of(player, user=request.user),
+        "sees_personal": privacy.sees_personal_data(request.user, player),
+    })
+
+
+# --------------------------------------------------------------------------------------------
+# Password reset by e-mail (Django's views with our form and templates)
+# --------------------------------------------------------------------------------------------
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Ask for a link: the same answer whether or not an account has the address (no account is
+    revealed); the e-mail is sent by a Celery job, at most a few an hour per address."""
+
+    form_class = PasswordResetRequestForm
+    success_url = reverse_lazy("password_reset_done")
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Choose a new password through the e-mailed link. Afterwards a login lockout (django-axes) of the
+    account is lifted — the person proved they own it — and the change is logged."""
+
+    success_url = reverse_lazy("password_reset_complete")
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        account = form.user
+        services.account_log(user=account, account=account, action="password.reset")
+        services.login_unlock(account)
+        return response
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Change one's own password (logged in); a lockout of the account is lifted too."""
+
+    success_url = reverse_lazy("password_change_done")
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        services.login_unlock(form.user)
+        return response
+
+
+# --------------------------------------------------------------------------------------------
+# Staff: accounts of referees, organisers and players; per-tournament roles
+# --------------------------------------------------------------------------------------------
+
+
+def _staff_only(request):
+    """None for federation staff; otherwise the login page (anonymous) or the home page with a message."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if roles.is_staff(request.user):
+        return None
+    messages.error(request, _("Only federation staff can manage accounts."))
+    return redirect("home")
+
+
+def user_list(request):
+    """``/staff/users/``: every account with its roles and player; filter by text and role; 50 a page."""
+    from federation.selectors import user_list as accounts
+
+    refused = _staff_only(request)
+    if refused:
+        return refused
+    q = (request.GET.get("q") or "").strip()[:100]
+    role = request.GET.get("role") or ""
+    if role not in (roles.STAFF, roles.ORGANISER, roles.REFEREE, "player"):
+        role = ""
+    page = Paginator(accounts(q=q, role=role), 50).get_page(request.GET.get("page"))
+    query = urlencode({k: v for k, v in (("q", q), ("role", role)) if v})
+    return render(request, "federation/users.html", {"page": page, "q": q, "role": role, "query": query})
+
+
+def user_create(request):
+    """``/staff/users/new/``: create a referee's, an organiser's or a player's account
+    (:func:`federation.services.user_create`); then a link to choose a password is e-mailed, or the
+    temporary password given is told to the person."""
+    from django.db import transaction
+
+    from federation.forms import UserCreateForm
+
+    refused = _staff_only(request)
+    if refused:
+        return refused
+    form = UserCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        send_link = data["password_mode"] == "link"
+        try:
+            with transaction.atomic():
+                account = services.user_create(
+                    user=request.user, username=data["username"], first_name=data["first_name"],
+                    last_name=data["last_name"], email=data["email"], kind=data["kind"],
+                    federation_wide=data["federation_wide"], password="" if send_link else data["password"],
+                    player=data["player"], tournament=data["tournament"],
+                )
+        except ApplicationError as exc:
+            _form_errors(form, exc)
+        else:
+            if send_link:
+                services.user_password_link_send(user=request.user, account=account, domain=request.get_host(),
+                                                 use_https=request.is_secure(), new_account=True)
+                messages.success(request, _("Account %(u)s created. A link to choose a password was e-mailed to "
+                                            "%(e)s.") % {"u": account.username, "e": account.email})
+            else:
+                messages.success(request, _("Account %(u)s created with the temporary password you chose. Tell "
+                                            "it to them; they can change it on their page.") % {"u": account.username})
+            return redirect("user-detail", user_id=account.pk)
+    return render(request, "federation/users_form.html", {"form": form})
+
+
+def _account(user_id: int):
+    from django.contrib.auth import get_user_model
+
+    return get_object_or_404(get_user_model(), pk=user_id)
+
+
+def user_detail(request, user_id: int, *, forms: dict | None = None, status: int = 200):
+    """``/staff/users/<id>/``: an account — roles, tournaments, player; forms to assign and remove
+    tournament roles, set a temporary password, e-mail a password link, link a player; its history."""
+    from django.contrib.auth.forms import SetPasswordForm
+
+    from federation.forms import PlayerLinkForm, TournamentRoleForm
+    from federation.selectors import account_history
+
+    refused = _staff_only(request)
+    if refused:
+        return refused
+    account = _account(user_id)
+    forms = forms or {}
+    player = Player.objects.filter(user=account).first()
+    context = {
+        "account": account, "player": player,
+        "groups": sorted(account.groups.values_list("name", flat=True)),
+        "account_is_staff": roles.is_staff(account),
+        "may_set_password": services.may_manage_login_of(request.user, account),
+        "tournament_roles": list(account.tournament_roles.select_related("tournament")
+                                 .order_by("-tournament__start_date", "tournament__name")),
+        "role_form": forms.get("role") or TournamentRoleForm(),
+        "password_form": forms.get("password") or SetPasswordForm(account),
+        "player_form": forms.get("player")
+        or PlayerLinkForm(initial={"player": player.federation_id if player else ""}),
+        "history": account_history(account),
+    }
+    return render(request, "federation/users_detail.html", context, status=status)
+
+
+@require_POST
+def user_role_add(request, user_id: int):
+    from federation.forms import TournamentRoleForm
+
+    refused = _staff_only(request)
+    if refused:
+        return refused
+    account = _account(user_id)
+    form = TournamentRoleForm(request.POST)
+    if form.is_valid():
+        try:
+            row = services.tournament_role_assign(user=request.user, account=account,
+                                                  tournament=form.cleaned_data["tournament"],
+                                                  role=form.cleaned_data["role"])
+        except ApplicationError as exc:
+            _form_errors(form, exc)
+        else:
+            messages.success(request, _("%(u)s is now %(role)s of %(t)s.")
+                             % {"u": account.username, "role": row.get_role_display(), "t": row.tournament.name})
+            return redirect("user-detail", user_id=account.pk)
+    return user_detail(request, user_id, forms={"role": form}, status=400)
+
+
+@require_POST
+def user_role_remove(request, user_id: int, role_id: int):
+    from tournaments.models import TournamentRole
+
+    refused = _staff_only(request)
+    if refused:
+        return refused
+    account = _account(user_id)
+    row = get_object_or_404(TournamentRole.objects.select_related("tournament"), pk=role_id, user=account)
+    form = ReasonForm(request.POST)
+    try:
+        services.tournament_role_remove(user=request.user, role=row,
+                                        reason=form.cleaned_data["reason"] if form.is_valid() else "")
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("%(u)s is no longer %(role)s of %(t)s.")
+                         % {"u": account.username, "role": row.get_role_display(), "t": row.tournament.name})
+    return redirect("user-detail", user_id=account.pk)
+
+
+@require_POST
+def user_password_set(request, user_id: int):
+    from django.contrib.auth.forms import SetPasswordForm
+
+    refused = _staff_only(request)
+    if refused:
+        return refused
+    account = _account(user_id)
+    form = SetPasswordForm(account, request.POST)
+    if form.is_valid():
+        try:
+            services.user_set_password(user=request.user, account=account, password=form.cleaned_data["new_password1"])
+        except ApplicationError as exc:
+            form.add_error("new_password1" if exc.field == "password" else None, exc.message)
+        else:
+            messages.success(request, _("The temporary password of %(u)s is set. Tell it to them; they can change "
+                                        "it on their page.") % {"u": account.username})
+            return redirect("user-detail", user_id=account.pk)
+    return user_detail(request, user_id, forms={"password": form}, status=400)
+
+
+@require_POST
+def user_password_link(request, user_id: int):
+    refused = _staff_only(request)
+    if refused:
+        return refused
+    account = _account(user_id)
+    try:
+        services.user_password_link_send(user=request.user, account=account, domain=request.get_host(),
+                                         use_https=request.is_secure())
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("A link to choose a new password was e-mailed to %(e)s.") % {"e": account.email})
+    return redirect("user-detail", user_id=account.pk)
+
+
+@require_POST
+def user_player_link(request, user_id: int):
+    from django.db import transaction
+
+    from federation.forms import PlayerLinkForm
+
+    refused = _staff_only(request)
+    if refused:
+        return refused
+    account = _account(user_id)
+    form = PlayerLinkForm(request.POST)
+    if form.is_valid():
+        new = form.cleaned_data["player"]
+        current = Player.objects.filter(user=account).first()
+        try:
+            with transaction.atomic():  # moving the login to another player: both or neither
+                if current is not None and (new is None or new.pk != current.pk):
+                    services.player_link_user(user=request.user, player=current, account=None)
+                if new is not None:
+                    services.player_link_user(user=request.user, player=new, account=account)
+        except ApplicationError as exc:
+            _form_errors(form, exc)
+        else:
+            if new is not None:
+                messages.success(request, _("%(u)s is now the login of %(p)s.") % {"u": account.username,
+                                                                                  "p": new.full_name})
+            else:
+                messages.success(request, _("%(u)s is no longer linked to a player.") % {"u": account.username})
+            return redirect("user-detail", user_id=account.pk)
+    return user_detail(request, user_id, forms={"player": form}, status=400)

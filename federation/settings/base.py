@@ -115,6 +115,11 @@ LOGOUT_REDIRECT_URL = "home"
 LANGUAGE_CODE = "tr"
 LANGUAGES = [("tr", "Türkçe"), ("en", "English")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# One date format per language (1 Aralık 2026 / 1 Dec 2026): federation/formats/<lang>/formats.py
+FORMAT_MODULE_PATH = ["federation.formats"]
+# A form sent after its CSRF token expired (a page open too long): a translated page that says to
+# reload, not Django's English one (federation.error_views.csrf_failure)
+CSRF_FAILURE_VIEW = "federation.error_views.csrf_failure"
 TIME_ZONE = "Europe/Istanbul"
 USE_I18N = True
 USE_TZ = True
@@ -256,6 +261,36 @@ CONTENT_SECURITY_POLICY = {
 }
 
 TRF_MAX_UPLOAD_BYTES = env.int("TRF_MAX_UPLOAD_BYTES", default=2 * 1024 * 1024)  # TRF import, page and API
+
+# --- E-mail (password reset links, new accounts) ----------------------------------------------------
+# Embedded default: the console backend — e-mails are printed where `make run` runs. SMTP comes from the
+# environment: ``EMAIL_URL`` (django-environ, e.g. ``smtp+tls://user:password@mail.example.org:587``,
+# ``smtp+ssl://…:465``; percent-encode "@" in the user name as %40), or ``EMAIL_HOST`` with
+# ``EMAIL_PORT``, ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``, ``EMAIL_USE_TLS``/``EMAIL_USE_SSL``.
+# Messages are sent by a Celery job (federation.tasks.send_email_task): with a broker, a password reset
+# request answers at once whether or not the address is known (no timing difference to probe).
+EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+if env("EMAIL_URL", default=""):
+    _email = env.email_url("EMAIL_URL")  # lower case: not a setting of its own
+    EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+    globals().update({k: v for k, v in _email.items() if v not in (None, "") and k != "EMAIL_BACKEND"})
+elif env("EMAIL_HOST", default=""):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = env("EMAIL_HOST")
+    EMAIL_PORT = env.int("EMAIL_PORT", default=587)
+    EMAIL_HOST_USER = env("EMAIL_HOST_USER", default="")
+    EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", default="")
+    EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=True)
+    EMAIL_USE_SSL = env.bool("EMAIL_USE_SSL", default=False)
+EMAIL_BACKEND = env("EMAIL_BACKEND", default=EMAIL_BACKEND)
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=20)  # seconds: a stuck mail server never hangs a job for long
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Mangala Federasyonu <noreply@localhost>")
+SERVER_EMAIL = env("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
+# A password reset link works for 3 days (Django's default), and once.
+PASSWORD_RESET_TIMEOUT = env.int("PASSWORD_RESET_TIMEOUT", default=3 * 24 * 3600)
+# At most this many reset e-mails per address and per client address an hour (more requests get the
+# same answer, without an e-mail): nobody can flood a mailbox through the form.
+PASSWORD_RESET_MAX_PER_HOUR = env.int("PASSWORD_RESET_MAX_PER_HOUR", default=5)
 
 LOGGING = {
     "version": 1,

@@ -2,6 +2,10 @@
 
 ``DJANGO_SECRET_KEY``, ``DATABASE_URL``, ``REDIS_URL`` and ``DJANGO_ALLOWED_HOSTS`` are required.
 ``python manage.py check --deploy --settings=federation.settings.production`` is clean.
+
+E-mail (password reset links): set ``EMAIL_URL`` (``smtp+tls://user:password@host:587``) or ``EMAIL_HOST``,
+``EMAIL_PORT``, ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``, ``EMAIL_USE_TLS``, and ``DEFAULT_FROM_EMAIL``
+(see ``base.py``). Without them e-mails are written to the log (console backend), as in the embedded mode.
 """
 from .base import *  # noqa: F401,F403
 from .base import REDIS_URL, REST_FRAMEWORK, env
