@@ -324,7 +324,8 @@ def _official_ranks_differ(tournament: Tournament, lines: list[StandingLine], ro
 
 @dataclass(frozen=True, slots=True)
 class CrossCell:
-    """One round of one player: ``text`` like ``12b1`` (opponent's start number, colour, points),
+    """One round of one player: ``text`` like ``12S1`` (opponent's start number, colour letter of the
+    language — :func:`federation.formatting.colour_letter` — and points),
     ``+`` / ``-`` for forfeits, ``bye½`` etc. for byes, empty when absent."""
 
     text: str
@@ -354,7 +355,12 @@ def _fmt_points(p: float | None) -> str:
 
 
 def tournament_crosstable(*, tournament: Tournament, public_only: bool = True, lang: str = "tr") -> Crosstable:
-    """Crosstable in standings order: one row per player, one cell per round (``12b1``)."""
+    """Crosstable in standings order: one row per player, one cell per round: ``12S1`` in Turkish
+    (B = beyaz, S = siyah), ``12B1`` in English (W = white, B = black) — the letters of ``lang``
+    (:func:`federation.formatting.colour_letter`); ``CrossCell.colour`` stays ``"w"``/``"b"``."""
+    from federation.formatting import colour_letter
+
+    white_letter, black_letter = colour_letter("w", lang=lang), colour_letter("b", lang=lang)
     standings = tournament_standings(tournament=tournament, public_only=public_only, lang=lang)
     loaded = _load(tournament, max_round=standings.rounds, public_only=public_only)
     rounds = standings.rounds
@@ -373,11 +379,11 @@ def tournament_crosstable(*, tournament: Tournament, public_only: bool = True, l
         wp = float(m.white_points) if m.white_points is not None else None
         bp = float(m.black_points) if m.black_points is not None else None
         if m.forfeit:
-            wt = f"{b.start_no}w" + ("+" if (wp or 0) > 0 else "-")
-            bt = f"{w.start_no}b" + ("+" if (bp or 0) > 0 else "-")
+            wt = f"{b.start_no}{white_letter}" + ("+" if (wp or 0) > 0 else "-")
+            bt = f"{w.start_no}{black_letter}" + ("+" if (bp or 0) > 0 else "-")
         else:
-            wt = f"{b.start_no}w{_fmt_points(wp)}"
-            bt = f"{w.start_no}b{_fmt_points(bp)}"
+            wt = f"{b.start_no}{white_letter}{_fmt_points(wp)}"
+            bt = f"{w.start_no}{black_letter}{_fmt_points(bp)}"
         cells[m.white_id][r] = CrossCell(wt, b.start_no, "w", wp)
         cells[m.black_id][r] = CrossCell(bt, w.start_no, "b", bp)
     empty = CrossCell("", None, None, None)
@@ -407,3 +413,173 @@ def standings_as_dicts(standings: Standings) -> list[dict]:
 
 def tiebreak_keys_valid() -> Sequence[str]:
     return sorted(TIEBREAKS)
+
+
+# --------------------------------------------------------------------------------------------
+# The referee's phone and the live round pages
+# --------------------------------------------------------------------------------------------
+
+
+def refereed_tournaments(*, user) -> QuerySet[Tournament]:
+    """Tournaments in play (not finished, not archived) whose results ``user`` may enter
+    (:func:`tournaments.access.can_enter_results`): every one for staff and the global organiser and
+    referee groups; otherwise those with a per-tournament role (referee or organiser) or created by
+    ``user``. Newest first."""
+    from django.db.models import Q
+
+    from federation import roles
+
+    if not getattr(user, "is_authenticated", False):
+        return Tournament.objects.none()
+    qs = Tournament.objects.filter(archived_at__isnull=True).exclude(status=Tournament.Status.FINISHED)
+    if not (roles.is_staff(user) or user.groups.filter(name__in=[roles.ORGANISER, roles.REFEREE]).exists()):
+        qs = qs.filter(Q(roles__user=user) | Q(created_by=user)).distinct()
+    return qs.order_by("-start_date", "-id")
+
+
+@dataclass(frozen=True, slots=True)
+class RefereeBoard:
+    """One board of a round in play as the referee's home lists it. ``state``: ``missing`` (no
+    result), ``open`` (sets saved, match not finished), ``done`` (result entered) or ``bye``."""
+
+    match: Match
+    state: str
+
+    @property
+    def board(self) -> int:
+        return self.match.board
+
+
+@dataclass(frozen=True, slots=True)
+class RefereeRound:
+    """A tournament with its current round (the last one paired; ``None`` before round 1):
+    ``open`` when results can be entered (published), its boards and how many results are missing."""
+
+    tournament: Tournament
+    round: Round | None
+    boards: tuple[RefereeBoard, ...]
+
+    @property
+    def open(self) -> bool:
+        return self.round is not None and self.round.status == Round.Status.PUBLISHED
+
+    @property
+    def games(self) -> int:
+        return sum(1 for b in self.boards if b.state != "bye")
+
+    @property
+    def missing(self) -> int:
+        return sum(1 for b in self.boards if b.state in ("missing", "open"))
+
+    @property
+    def entered(self) -> int:
+        return self.games - self.missing
+
+
+def _board_state(m: Match) -> str:
+    if m.kind == Match.Kind.BYE:
+        return "bye"
+    if m.result_entered_at is None:
+        return "missing"
+    return "open" if m.white_points is None else "done"
+
+
+def referee_rounds(*, user) -> list[RefereeRound]:
+    """The current round (the last one paired) of each tournament ``user`` referees
+    (:func:`refereed_tournaments`) with the boards of the published ones; a fixed number of queries
+    (tournaments, their rounds, the boards) however many tournaments and boards."""
+    tournaments = list(refereed_tournaments(user=user))
+    if not tournaments:
+        return []
+    rounds: dict[int, Round] = {}
+    for r in Round.objects.filter(tournament__in=tournaments).only("id", "tournament_id", "number", "status"):
+        if r.tournament_id not in rounds or r.number > rounds[r.tournament_id].number:
+            rounds[r.tournament_id] = r
+    published = [r.id for r in rounds.values() if r.status == Round.Status.PUBLISHED]
+    by_round: dict[int, list[RefereeBoard]] = defaultdict(list)
+    if published:
+        for m in (
+            Match.objects.filter(round_id__in=published).select_related("white__player", "black__player")
+            .order_by("round_id", "board")
+        ):
+            by_round[m.round_id].append(RefereeBoard(m, _board_state(m)))
+    out = []
+    for t in tournaments:
+        r = rounds.get(t.id)
+        out.append(RefereeRound(t, r, tuple(by_round.get(r.id, ())) if r else ()))
+    out.sort(key=lambda x: not x.open)  # rounds being played first
+    return out
+
+
+def live_round(*, tournament: Tournament, number: int | None = None) -> Round | None:
+    """The round the live pages show — what the public sees, whoever asks: round ``number`` if it is
+    published or closed, otherwise (``number`` None) the last published or closed round; ``None``
+    when there is none (the publish gate: :mod:`tournaments.publication`)."""
+    qs = tournament.rounds.filter(status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED])
+    if number is not None:
+        return qs.filter(number=number).first()
+    return qs.order_by("-number").first()
+
+
+def _points_text(p) -> str:
+    from django.template.defaultfilters import floatformat
+
+    return "" if p is None else floatformat(p, "-1")
+
+
+def live_board(m: Match) -> dict:
+    """A board as the live pages and their JSON show it (texts already in the user's language)."""
+    sets = [
+        {"number": s.number, "starter": s.starter, "white_stones": s.white_stones, "black_stones": s.black_stones}
+        for s in m.sets.all()
+    ]
+    state = _board_state(m)
+    if m.kind == Match.Kind.BYE:
+        result = _points_text(m.white_points)
+        note = m.get_bye_kind_display()
+    else:
+        result = (
+            f"{_points_text(m.white_points)} – {_points_text(m.black_points)}" if m.white_points is not None else ""
+        )
+        note = _("forfeit") if m.forfeit else ""
+    return {
+        "board": m.board,
+        "kind": m.kind,
+        "state": state,
+        "white": {"start_no": m.white.start_no, "name": m.white.player.full_name},
+        "black": {"start_no": m.black.start_no, "name": m.black.player.full_name} if m.black_id else None,
+        "white_points": None if m.white_points is None else float(m.white_points),
+        "black_points": None if m.black_points is None else float(m.black_points),
+        "result": result,
+        "note": note,
+        "forfeit": m.forfeit,
+        "sets": sets,
+        "sets_text": ", ".join(f"{s['white_stones']}–{s['black_stones']}" for s in sets),
+    }
+
+
+def live_data(*, tournament: Tournament, round: Round | None) -> dict:
+    """What the live round page and its JSON show: the round (number, status), its boards with results
+    and sets as entered, how many results are in, and ``key`` — a digest of the round and its pairing
+    that changes when another round is published or a pairing is changed (the page then reloads).
+    Two queries for the boards (players, sets), however many boards."""
+    import hashlib
+
+    boards = [live_board(m) for m in round_boards(round=round)] if round is not None else []
+    games = [b for b in boards if b["kind"] == Match.Kind.GAME]
+    done = sum(1 for b in games if b["state"] == "done")
+    pairing = ";".join(
+        f"{b['board']}:{b['white']['start_no']}:{b['black']['start_no'] if b['black'] else '-'}" for b in boards
+    )
+    signature = f"{round.number}|{round.status}|{pairing}" if round is not None else "-"
+    return {
+        "tournament": {"slug": tournament.slug, "name": tournament.name},
+        "round": None if round is None else {
+            "number": round.number, "status": round.status, "status_label": round.get_status_display(),
+        },
+        "boards": boards,
+        "games": len(games),
+        "done": done,
+        "progress": _("%(done)d of %(n)d results in") % {"done": done, "n": len(games)},
+        "key": hashlib.sha1(signature.encode()).hexdigest()[:16],
+    }

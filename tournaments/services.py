@@ -1029,8 +1029,19 @@ def rules_error_message(exc: ValueError, stores: tuple[int, int] | None = None) 
     e = engine
     if isinstance(exc, e.WithdrawalTooEarlyError):
         return _("a withdrawal is allowed only once a player has at least 25 stones in the store (Kural 14.5)")
+    if stores is not None and min(stores) >= 25 and isinstance(exc, e.StonesNotConservedError):
+        # e.g. a withdrawal entered at 25-25: only one player can reach 25 — the stones say so, not the rule
+        return _("both stores cannot hold 25 or more: %(w)d and %(b)d make %(n)d stones, and a set has 48; "
+                 "only one player can reach 25 (Kural 1, 14.5)") % {"w": stores[0], "b": stores[1], "n": sum(stores)}
+    if isinstance(exc, e.AgreedDrawError) and stores is not None:
+        # 20-20 "completed": a sum error (the stones of a finished set total 48), not an agreed draw
+        return _("the two stores hold %(n)d stones, not 48: at the end of a set every stone is in a store "
+                 "(Kural 1); a drawn set is 24–24. At a withdrawal, choose who withdrew (Kural 14.5)") % {
+            "n": sum(stores)}
     if isinstance(exc, e.AgreedDrawError):
         return _("there are no agreed draws: a set ends only when a side is empty (Kural 14.6)")
+    if isinstance(exc, e.StonesNotConservedError) and stores is not None and sum(stores) > 48:
+        return _("the two stores hold %(n)d stones, more than the 48 of a set (Kural 1)") % {"n": sum(stores)}
     if isinstance(exc, e.StonesNotConservedError) and stores is not None:
         return _("the two stores hold %(n)d stones; at the end of a set they hold all 48 "
                  "(at a withdrawal, choose who withdrew) (Kural 1, 14.5)") % {"n": sum(stores)}
@@ -1265,8 +1276,10 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
     try:
         with transaction.atomic():
             match.save()
-    except IntegrityError as exc:  # a constraint the checks above should have caught
-        raise ValidationFailed(str(exc), field="sets") from exc
+    except IntegrityError as exc:  # a constraint the checks above should have caught: said in words
+        from federation.errors import integrity_error_message
+
+        raise ValidationFailed(integrity_error_message(exc), field="sets") from exc
     tournament_touch(tournament)
     if closed and tournament.status == Tournament.Status.FINISHED and tournament.standings_published_at is not None:
         _rerate_on_commit(tournament)

@@ -11,8 +11,9 @@ from django.conf import settings
 from django.db import transaction
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, Http404, HttpResponse
+from django.http import FileResponse, Http404, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -56,9 +57,11 @@ def _tournament(request, slug: str) -> Tournament:
 def home(request):
     """Tournament list (newest first) with links to standings, crosstables and ratings."""
     tournaments = selectors.tournament_list(user=request.user)
+    # a referee's boards of the rounds being played come first (the page they land on after logging in)
+    duties = [d for d in selectors.referee_rounds(user=request.user) if d.open]
     return render(
         request, "tournaments/home.html",
-        {"tournaments": tournaments, "can_create": access.can_create_tournament(request.user)},
+        {"tournaments": tournaments, "can_create": access.can_create_tournament(request.user), "duties": duties},
     )
 
 
@@ -99,6 +102,7 @@ def round_detail(request, slug: str, number: int):
         {
             "t": t, "round": rnd, "boards": boards, "can_enter": can_enter and rnd.status == Round.Status.PUBLISHED,
             "can_organise": can_org, "toss": getattr(rnd, "coin_toss", None),
+            "can_print_slips": can_enter,
             "changes": _readable_changes(rnd),
             "is_last": not t.rounds.filter(number__gt=rnd.number).exists(),
             "has_results": rnd.matches.filter(kind=Match.Kind.GAME, result_entered_at__isnull=False).exists(),
@@ -177,9 +181,19 @@ def round_swap(request, slug: str, number: int):
     return redirect("round-detail", slug=slug, number=number)
 
 
+#: ``?from=referee`` on a result form: after saving, back to the referee's home (not the round page).
+_FROM_REFEREE = "referee"
+
+
 @login_required
 def match_result(request, slug: str, number: int, board: int):
-    """Result entry for one board, set by set (phone-friendly)."""
+    """Result entry for one board, set by set (phone-friendly).
+
+    Each set's stores are labelled with the players' names in the order the set is played (white
+    starts odd sets, black even ones: :func:`games.engine.set_starter`). A refused save (the form's
+    checks or the service's :class:`ApplicationError`, whose ``field`` names the set: ``sets[3]``)
+    marks the fields of that set (``aria-invalid``) and lists every reason, naming its set and linking
+    to its field, in a summary above the first set that takes the focus."""
     t = _tournament(request, slug)
     match = get_object_or_404(
         Match.objects.select_related("white__player", "black__player", "round"), round__tournament=t,
@@ -191,6 +205,10 @@ def match_result(request, slug: str, number: int, board: int):
     if match.kind == Match.Kind.BYE:
         messages.info(request, _("A bye has no result to enter."))
         return redirect("round-detail", slug=slug, number=number)
+    if not match.round.is_public:  # no form before the pairing is published (the service would refuse it)
+        messages.error(request, _("Results are entered once the pairing is published."))
+        return redirect("round-detail", slug=slug, number=number)
+    from_referee = (request.POST.get("from") or request.GET.get("from")) == _FROM_REFEREE
     existing = list(match.sets.order_by("number"))
     closed = match.round.status == Round.Status.CLOSED
     can_correct = closed and access.can_organise(request.user, t)
@@ -205,10 +223,7 @@ def match_result(request, slug: str, number: int, board: int):
                     reason=form.cleaned_data.get("reason") or "",
                 )
             except ApplicationError as exc:
-                if exc.field == "reason" and "reason" in form.fields:
-                    form.add_error("reason", exc.message)
-                else:
-                    form.add_error(None, exc.message)
+                _result_error_to_form(form, exc)
             else:
                 match.refresh_from_db()
                 if match.white_points is None:
@@ -217,6 +232,8 @@ def match_result(request, slug: str, number: int, board: int):
                     )
                 else:
                     messages.success(request, _("Result of board %(b)d saved.") % {"b": board})
+                if from_referee:
+                    return redirect("referee-home")
                 return redirect("round-detail", slug=slug, number=number)
     else:
         initial = {"version": match.version, "forfeit": match.forfeit}
@@ -229,6 +246,7 @@ def match_result(request, slug: str, number: int, board: int):
         if closed and not can_correct:
             for f in form.fields.values():
                 f.disabled = True
+    rows = _result_rows(form, match)
     board_history = (
         history.tournament_history(tournament=t, round_number=number, board=board, limit=50)
         if access.can_organise(request.user, t) else []
@@ -236,8 +254,192 @@ def match_result(request, slug: str, number: int, board: int):
     return render(
         request, "tournaments/match_result.html",
         {"t": t, "match": match, "form": form, "sets": existing, "closed": closed, "can_correct": can_correct,
-         "history": board_history},
+         "history": board_history, "rows": rows, "error_summary": _result_error_summary(form, rows),
+         "from_referee": from_referee},
     )
+
+
+def _record_error(exc: BaseException | None) -> bool:
+    """True when a refusal came from the move record (not from the stores)."""
+    from games import engine
+
+    return isinstance(exc, (engine.IllegalMoveError, engine.IncompleteRecordError, engine.RecordMismatchError))
+
+
+def _result_error_to_form(form: MatchResultForm, exc: ApplicationError) -> None:
+    """Put a refusal of :func:`services.match_result_enter` on the fields it is about: ``sets[k]`` (or
+    ``sets`` for a set entered after the match was decided) on set k's stores (its move record when
+    the record is at fault, its end when a withdrawal is), ``reason``/``forfeit`` on theirs, anything
+    else (a stale version, the match as a whole) on the form."""
+    import re
+
+    from games import engine
+
+    found = re.fullmatch(r"sets\[(\d+)\]", exc.field or "")
+    k = int(found.group(1)) if found else None
+    if exc.field == "sets" and isinstance(exc.__cause__, engine.MatchSetsError):
+        k = _set_after_decision(form)
+    if k is not None and f"set{k}_white" in form.fields:
+        cause = exc.__cause__
+        stores = [f"set{k}_white", f"set{k}_black"]
+        if isinstance(cause, engine.RecordMismatchError):  # the record gives other stores: both may be wrong
+            names = stores + [f"set{k}_moves"]
+        elif _record_error(cause):
+            names = [f"set{k}_moves"]
+        else:
+            names = stores
+        term = form.data.get(f"set{k}_termination") or ""
+        if isinstance(cause, engine.WithdrawalTooEarlyError) or term not in ("", "completed"):
+            names.append(f"set{k}_termination")
+        for name in names:
+            form.add_error(name, exc.message)
+    elif exc.field in ("reason", "forfeit") and exc.field in form.fields:
+        form.add_error(exc.field, exc.message)
+    else:
+        form.add_error(None, exc.message)
+
+
+def _set_after_decision(form: MatchResultForm) -> int | None:
+    """The first set of the form entered after the match was already decided (the engine's rule:
+    :func:`games.engine.match_result`), or ``None``."""
+    from games import engine
+
+    withdrawn = {"white_withdrew": "first", "black_withdrew": "second"}
+    recorded = []
+    sets = form.cleaned_data.get("sets") or []
+    for i, s in enumerate(sets, start=1):
+        try:
+            res = engine.set_result(int(s["white_store"]), int(s["black_store"]),
+                                    withdrawn_by=withdrawn.get(s["termination"]))
+            recorded.append((res.first, res.second))
+            decided = engine.match_result(recorded, sets_per_match=form.sets_per_match, allow_incomplete=True).complete
+        except ValueError:
+            return None
+        if decided and i < len(sets):
+            return i + 1
+    return None
+
+
+def _result_rows(form: MatchResultForm, match: Match) -> list[dict]:
+    """The sets of the result form as the page shows them: ``n``, ``label`` ("Set 2"), ``stores`` in
+    the order the set is played (the starter first: white in odd sets, black in even ones —
+    :func:`games.engine.set_starter`), each ``{"field", "colour", "name", "starts"}``; the set's
+    ``termination`` and ``moves`` fields; ``errors`` (each reason once) and ``first_invalid`` (the id of
+    its first field in error, for the summary's link). Fields in error get ``aria-invalid`` and point
+    to the set's error text (``aria-describedby``)."""
+    from games import engine
+
+    def name(entry) -> str:
+        p = entry.player
+        return f"{p.first_name} {p.last_name}".strip() if p.first_name else p.last_name
+
+    names = {"white": name(match.white), "black": name(match.black)}
+    rows = []
+    for n, w, b, term, moves in form.set_rows():
+        starter = "white" if engine.set_starter(n) == 0 else "black"
+        other = "black" if starter == "white" else "white"
+        fields = {"white": w, "black": b}
+        stores = [{"field": fields[c], "colour": c, "name": names[c], "starts": c == starter} for c in (starter, other)]
+        in_order = [stores[0]["field"], stores[1]["field"], term, moves]
+        errors: list[str] = []
+        invalid = [bf for bf in in_order if bf.errors]
+        for bf in invalid:
+            for e in bf.errors:
+                if e not in errors:
+                    errors.append(e)
+            bf.field.widget.attrs.update({"aria-invalid": "true", "aria-describedby": f"set{n}-errors"})
+        rows.append({
+            "n": n, "label": _("Set %(n)s") % {"n": n}, "starter": starter, "stores": stores, "termination": term,
+            "moves": moves, "errors": errors, "first_invalid": invalid[0].id_for_label if invalid else "",
+        })
+    return rows
+
+
+def _result_error_summary(form: MatchResultForm, rows: list[dict]) -> list[dict]:
+    """Every reason a save was refused, in the order of the page, as ``{"text", "href"}``: the form's
+    own first, then the forfeit, each set ("Set 3: …", unless the reason already names its set) and the
+    correction's reason, each linking to its field."""
+    if not form.errors:
+        return []
+    items = [{"text": e, "href": ""} for e in form.non_field_errors()]
+    items += [{"text": e, "href": ""} for e in form.errors.get("version", [])]
+    for e in form.errors.get("forfeit", []):
+        items.append({"text": f"{form['forfeit'].label}: {e}", "href": f"#{form['forfeit'].id_for_label}"})
+    for row in rows:
+        label = row["label"]
+        for e in row["errors"]:
+            named = e.startswith(label) and not e[len(label):len(label) + 1].isdigit()
+            items.append({"text": e if named else f"{label}: {e}", "href": f"#{row['first_invalid']}"})
+    if "reason" in form.fields:
+        for e in form.errors.get("reason", []):
+            items.append({"text": f"{form['reason'].label}: {e}", "href": f"#{form['reason'].id_for_label}"})
+    return items
+
+
+@login_required
+def referee_home(request):
+    """The referee's home: the current round of every tournament they referee, each board with what is
+    still missing, one tap from its result form (a round not published yet offers no form)."""
+    return render(request, "tournaments/referee_home.html", {"duties": selectors.referee_rounds(user=request.user)})
+
+
+#: Seconds between two updates of a live round page (its script asks :func:`live_json`).
+LIVE_POLL_SECONDS = 3
+
+
+def _live_context(request, t: Tournament) -> dict:
+    rnd = selectors.live_round(tournament=t)
+    data = selectors.live_data(tournament=t, round=rnd)
+    if publication.results_visible(t, request.user):
+        data["standings_url"] = reverse("standings", args=[t.slug])
+    return data
+
+
+def live(request, slug: str, tv: bool = False):
+    """The round being played, for spectators: results appear as they are entered (``static/js/live.js``
+    asks :func:`live_json` every few seconds). ``tv``, or ``?tv=1``: the hall's screen — large type, no
+    navigation. Shows what the public sees, whoever is logged in (the publish gate)."""
+    t = _tournament(request, slug)
+    tv = tv or request.GET.get("tv") == "1"
+    data = _live_context(request, t)
+    return render(
+        request, "tournaments/live_tv.html" if tv else "tournaments/live.html",
+        {"t": t, "live": data, "interval": LIVE_POLL_SECONDS,
+         "json_url": reverse("live-json", args=[t.slug]), "tv": tv},
+    )
+
+
+def live_json(request, slug: str):
+    """The live round as JSON (:func:`selectors.live_data`): the last published or closed round, or
+    ``?round=N`` (404 unless public). Answers 304 to a poll whose ``If-None-Match`` is still current."""
+    import hashlib
+    import json
+
+    from django.http import HttpResponseNotModified, JsonResponse
+
+    t = _tournament(request, slug)
+    number = request.GET.get("round")
+    if number is not None:
+        if not number.isdigit():
+            raise Http404("round")
+        rnd = selectors.live_round(tournament=t, number=int(number))
+        if rnd is None:
+            raise Http404("round not published")
+        data = selectors.live_data(tournament=t, round=rnd)
+        if publication.results_visible(t, request.user):
+            data["standings_url"] = reverse("standings", args=[t.slug])
+    else:
+        data = _live_context(request, t)
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+    etag = '"%s"' % hashlib.sha1(body).hexdigest()[:20]
+    headers = {"ETag": etag, "Cache-Control": "private, no-cache", "Vary": "Cookie, Accept-Language"}
+    if etag in [x.strip() for x in request.headers.get("If-None-Match", "").split(",")]:
+        response = HttpResponseNotModified()
+    else:
+        response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
+    for k, v in headers.items():
+        response[k] = v
+    return response
 
 
 def standings(request, slug: str):
@@ -286,24 +488,119 @@ def crosstable_pdf(request, slug: str):
     if not publication.results_visible(t, request.user):
         return render(request, "tournaments/not_published.html", {"t": t}, status=404)
     lang = _lang()
-    path = crosstable_pdf_path(t, lang)
+    return _cached_pdf_response(
+        request, t, path=crosstable_pdf_path(t, lang), task=crosstable_pdf_task, args=[t.id, lang],
+        filename=f"{t.slug}-capraz-tablo.pdf",
+        pending={"title": _("Crosstable (PDF)"), "again_url": reverse("crosstable-pdf", args=[t.slug]),
+                 "page_url": reverse("crosstable", args=[t.slug]), "page_label": _("Crosstable"),
+                 "failed_text": _("The PDF cannot be prepared right now (the job queue is not reachable). Try "
+                                  "again in a minute; the crosstable page works meanwhile.")},
+    )
+
+
+def _cached_pdf_response(request, t: Tournament, *, path: Path, task, args: list, filename: str, pending: dict,
+                         private: bool = False):
+    """A PDF cached at ``path`` (built by the Celery ``task`` with ``args``): served when ready; built in
+    this request in the embedded mode (Celery eager); otherwise queued once (:func:`_claim_job`) and
+    answered at once with 202 and a page (``pdf_pending.html`` with the ``pending`` texts) that reloads
+    until the file is there — 503 when the broker cannot be reached. ``private``: not kept by caches
+    (a draft for the staff)."""
     if not path.exists() and settings.CELERY_TASK_ALWAYS_EAGER:
-        path = Path(crosstable_pdf_task.apply(args=[t.id, lang]).get())
+        path = Path(task.apply(args=args).get())
     if path.exists():
-        return FileResponse(open(path, "rb"), content_type="application/pdf", filename=f"{t.slug}-capraz-tablo.pdf")
+        response = FileResponse(open(path, "rb"), content_type="application/pdf", filename=filename)
+        if private:
+            response["Cache-Control"] = "private, no-store"
+        return response
     failed = None
     if _claim_job(path):
         try:
-            crosstable_pdf_task.delay(t.id, lang)
+            task.delay(*args)
         except Exception as exc:  # broker unreachable: say so now rather than hang the worker process
             _release_job(path)
             failed = str(exc) or exc.__class__.__name__
     response = render(
-        request, "tournaments/pdf_pending.html", {"t": t, "failed": failed}, status=503 if failed else 202,
+        request, "tournaments/pdf_pending.html", {"t": t, "failed": failed, **pending},
+        status=503 if failed else 202,
     )
     response["Retry-After"] = "2"
     response["Cache-Control"] = "no-store"
     return response
+
+
+def standings_pdf(request, slug: str):
+    """Standings PDF with the tie-break columns, behind the same publish gate as the standings page
+    (organisers get their page's table, the public the published one); cached and built like the
+    crosstable PDF (:func:`_cached_pdf_response`)."""
+    from tournaments.hall_pdf import standings_pdf_path
+    from tournaments.tasks import standings_pdf_task
+
+    t = _tournament(request, slug)
+    if not publication.results_visible(t, request.user):
+        return render(request, "tournaments/not_published.html", {"t": t}, status=404)
+    lang = _lang()
+    public_only = not access.can_organise(request.user, t)
+    return _cached_pdf_response(
+        request, t, path=standings_pdf_path(t, lang, public_only), task=standings_pdf_task,
+        args=[t.id, lang, public_only], filename=f"{t.slug}-siralama.pdf",
+        pending={"title": _("Standings (PDF)"), "again_url": reverse("standings-pdf", args=[t.slug]),
+                 "page_url": reverse("standings", args=[t.slug]), "page_label": _("Standings"),
+                 "failed_text": _("The PDF cannot be prepared right now (the job queue is not reachable). Try "
+                                  "again in a minute; the standings page works meanwhile.")},
+    )
+
+
+def _pdf_inline(data: bytes, filename: str, *, private: bool) -> HttpResponse:
+    response = HttpResponse(data, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    if private:
+        response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def round_pairings_pdf(request, slug: str, number: int):
+    """The pairing list of a round for the wall (by board with points before the round, then
+    alphabetical); ``?large=1`` prints big type. Public once the round is published, like the round
+    page; a draft for organisers and referees only (404 for anyone else). Cached per state of the round
+    and built like the crosstable PDF (:func:`_cached_pdf_response`)."""
+    from tournaments.hall_pdf import pairings_pdf_path
+    from tournaments.tasks import round_pairings_pdf_task
+
+    t = _tournament(request, slug)
+    rnd = get_object_or_404(Round.objects.select_related("tournament"), tournament=t, number=number)
+    if not rnd.is_public and not access.can_enter_results(request.user, t):
+        raise Http404("round not published")
+    large = request.GET.get("large") in ("1", "true", "yes")
+    lang = _lang()
+    again = reverse("round-pairings-pdf", args=[t.slug, number]) + ("?large=1" if large else "")
+    return _cached_pdf_response(
+        request, t, path=pairings_pdf_path(rnd, lang, large), task=round_pairings_pdf_task,
+        args=[rnd.id, lang, large], filename=f"{t.slug}-tur-{number}-eslestirme{'-buyuk' if large else ''}.pdf",
+        private=not rnd.is_public,
+        pending={"title": _("Pairing list (PDF)"), "again_url": again,
+                 "page_url": reverse("round-detail", args=[t.slug, number]),
+                 "page_label": _("Round %(n)s") % {"n": number},
+                 "failed_text": _("The PDF cannot be prepared right now (the job queue is not reachable). Try "
+                                  "again in a minute; the round page works meanwhile.")},
+    )
+
+
+def round_slips_pdf(request, slug: str, number: int):
+    """Result slips of a round (one per board, with a QR code of the board's result form) for the
+    event's referees and organisers: anonymous visitors get the login page, anyone else 403."""
+    from django.contrib.auth.views import redirect_to_login
+
+    from tournaments.hall_pdf import slips_pdf_bytes
+
+    t = _tournament(request, slug)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not access.can_enter_results(request.user, t):
+        return HttpResponseForbidden(_("Only referees and organisers can print result slips."),
+                                     content_type="text/plain; charset=utf-8")
+    rnd = get_object_or_404(Round, tournament=t, number=number)
+    data = slips_pdf_bytes(round=rnd, absolute=request.build_absolute_uri, lang=_lang())
+    return _pdf_inline(data, f"{t.slug}-tur-{number}-sonuc-fisleri.pdf", private=True)
 
 
 _JOB_CLAIM_SECONDS = 120
@@ -438,17 +735,35 @@ def entry_withdraw(request, slug: str, start_no: int):
 def trf_import(request):
     """Upload a TRF file; the whole file is imported or nothing is.
 
-    "Preview" runs the import and rolls it back (``dry_run``): the page lists the notes and the known
-    players the lines would be matched to, each with a box to refuse the match; "Import" then imports
-    the same file (kept in the session under a token, so it is not chosen again), with the refused
-    matches registered as new players. A refusal that only asks for the system keeps the file too."""
+    "Preview" runs the import and rolls it back (``dry_run``): the page lists the notes and the player
+    choices — a box to refuse the one known player a line matches, a list to choose among several known
+    players (or a new one), and for a line whose FIDE id belongs to a stored player with another name or
+    birth year the choice "same person" / "refuse" (unconfirmed, the import is refused). "Import" then
+    imports the same file (kept in the session under a token, so it is not chosen again) with those
+    choices. A refusal keeps the file too. A new upload (even an empty or invalid one) replaces the kept
+    file; a post without a file and without the kept file's token never brings an old file back. A second
+    "Import" of the same token (a double submit) lands on the tournament the first one imported."""
     if not access.can_create_tournament(request.user):
         messages.error(request, _("Only organisers can import tournaments."))
         return redirect("home")
     form = TrfUploadForm(request.POST or None, request.FILES or None,
                          initial={"publish": True, "match_players": True})
     preview = None
+    conflicts: list = []
     refused: set[int] = set()
+    current = None  # the kept file this post works on (shown as kept)
+    if request.method == "POST":
+        token = (request.POST.get("upload") or "").strip()
+        if "file" in request.FILES:  # a new file replaces the kept one, whatever becomes of it
+            _trf_upload_forget(request)
+        else:
+            done = _trf_import_done(request, token) if token else None
+            if done is not None:
+                messages.info(request, _("This file has been imported already: %(name)s.") % {"name": done["name"]})
+                return redirect("tournament-detail", slug=done["slug"])
+            current = _trf_upload_kept(request, token)
+            if current is None:  # no token, or a stale one: an old kept file is not used nor shown again
+                _trf_upload_forget(request)
     if request.method == "POST" and form.is_valid():
         name = form.cleaned_data.get("name") or None
         shown = "options" in request.POST  # the page's form: its boxes say; a bare post takes the defaults
@@ -457,67 +772,172 @@ def trf_import(request):
             "publish": form.cleaned_data.get("publish") if shown else True,
             "match_players": form.cleaned_data.get("match_players") if shown else True,
         }
+        dry_run = "preview" in request.POST
+        claimed = None
         try:
-            data, source = _trf_upload_data(request, form)
+            data, source, current = _trf_upload_data(request, form, current)
             if trf_io.needs_job(data):  # a big file: a job with a progress page
-                if "preview" in request.POST:
+                if dry_run:
                     raise ApplicationError(_("A file this big is imported by a job and cannot be previewed."),
                                            field="file")
                 row = trf_io.trf_import_queue(data=data, source=source, user=request.user, name=name, **options)
                 _trf_upload_forget(request)
                 return redirect("trf-import-detail", import_id=row.id)
-            offered = {int(n) for n in request.POST.getlist("offered") if n.isdigit()}
-            kept = {int(n) for n in request.POST.getlist("keep") if n.isdigit()}
-            refused = (offered - kept) | {int(n) for n in request.POST.getlist("refused") if n.isdigit()}
-            matches = {n: None for n in sorted(refused)} or None
+            matches, refused = _trf_page_choices(request.POST)
+            if not dry_run:
+                done = _trf_import_claim(current["token"])
+                if done is not None:  # a double submit: the first one imported it meanwhile
+                    _trf_upload_forget(request)
+                    messages.info(request, _("This file has been imported already: %(name)s.") % {"name": done["name"]})
+                    return redirect("tournament-detail", slug=done["slug"])
+                claimed = current["token"]
             report = tournament_import_trf(data=data, source=source, user=request.user, name=name,
-                                           player_matches=matches, dry_run="preview" in request.POST, **options)
+                                           player_matches=matches or None, dry_run=dry_run, **options)
+        except trf_io.PlayerConflicts as exc:
+            form.add_error("file", exc.message)
+            conflicts = exc.conflicts
         except ApplicationError as exc:
             form.add_error(exc.field if exc.field in ("name", "system") else "file", exc.message)
-            if exc.field == "player_matches":
-                _trf_upload_forget(request)
         else:
             if report.dry_run:
                 preview = report
+                conflicts = report.conflicts
             else:
+                _trf_import_finished(request, claimed, report.tournament)
+                claimed = None
                 _trf_upload_forget(request)
                 messages.success(request, _("Imported %(name)s.") % {"name": report.tournament.name})
                 for note in report.notes:
                     messages.info(request, note)
                 return redirect("tournament-detail", slug=report.tournament.slug)
-    stored = request.session.get(_TRF_UPLOAD_KEY) if request.method == "POST" else None
-    if stored and form.is_bound:
+        finally:
+            if claimed is not None:
+                _trf_import_release(claimed)
+    if current is not None and form.is_bound:
         form.data = form.data.copy()
-        form.data["upload"] = stored["token"]
+        form.data["upload"] = current["token"]
     return render(request, "tournaments/import.html", {
-        "form": form, "preview": preview, "stored": stored if form.is_bound else None,
-        "matches": preview.matches if preview else [], "refused": sorted(refused) if preview else [],
+        "form": form, "preview": preview, "stored": current if form.is_bound else None,
+        "matches": preview.single_matches if preview else [], "several": preview.several if preview else [],
+        "conflicts": conflicts, "refused": sorted(refused) if preview else [],
     })
 
 
 #: Session key of the TRF file uploaded last on the import page (token, base64 bytes, file name).
 _TRF_UPLOAD_KEY = "trf_import_upload"
+#: Session key of the tokens imported from the page: token → {"slug", "name"} (the last few).
+_TRF_DONE_KEY = "trf_import_done"
+#: Seconds a double submit waits for the first import of the same token to end.
+TRF_IMPORT_WAIT_SECONDS = 30
 
 
-def _trf_upload_data(request, form) -> tuple[bytes, str]:
-    """The file of an import post: the uploaded one (kept in the session for the next post), or the one
-    kept under the form's ``upload`` token."""
+def _trf_upload_kept(request, token: str) -> dict | None:
+    """The kept file (session) when ``token`` is its token; else None."""
+    import secrets
+
+    stored = request.session.get(_TRF_UPLOAD_KEY)
+    if stored and token and secrets.compare_digest(str(stored.get("token", "")), token):
+        return stored
+    return None
+
+
+def _trf_upload_data(request, form, kept: dict | None) -> tuple[bytes, str, dict]:
+    """The file of an import post: the uploaded one (kept in the session for the next post), or ``kept`` (the
+    one kept under the form's ``upload`` token). Returns ``(bytes, file name, the kept file's entry)``."""
     import base64
     import secrets
 
     f = form.cleaned_data.get("file")
     if f is not None:
         data = trf_io.read_upload(f)
-        request.session[_TRF_UPLOAD_KEY] = {
-            "token": secrets.token_urlsafe(16), "data": base64.b64encode(data).decode("ascii"),
-            "source": f.name or "upload.trf",
-        }
-        return data, f.name or "upload.trf"
-    stored = request.session.get(_TRF_UPLOAD_KEY)
-    token = form.cleaned_data.get("upload") or ""
-    if stored and token and secrets.compare_digest(stored.get("token", ""), token):
-        return base64.b64decode(stored["data"]), stored.get("source") or "upload.trf"
+        stored = {"token": secrets.token_urlsafe(16), "data": base64.b64encode(data).decode("ascii"),
+                  "source": f.name or "upload.trf"}
+        request.session[_TRF_UPLOAD_KEY] = stored
+        return data, stored["source"], stored
+    if kept is not None:
+        return base64.b64decode(kept["data"]), kept.get("source") or "upload.trf", kept
     raise ApplicationError(_("Choose the TRF file."), field="file")
+
+
+def _trf_page_choices(post) -> tuple[dict[int, str | None], set[int]]:
+    """The player choices of the import page as ``player_matches``, and the lines whose one known player was
+    refused: ``offered``/``keep`` boxes (unticked: a new player), ``refused`` (carried from a preview),
+    ``choose_<start no>`` (one of several known players; blank: a new player) and ``confirm_<start no>``
+    (a FIDE id conflict confirmed: the value is the FIDE id; blank: refused)."""
+    def numbers(key: str) -> set[int]:
+        return {int(n) for n in post.getlist(key) if n.isdigit()}
+
+    refused = (numbers("offered") - numbers("keep")) | numbers("refused")
+    out: dict[int, str | None] = {n: None for n in refused}
+    for key in post:
+        prefix, _sep, no = key.partition("_")
+        if prefix in ("choose", "confirm") and no.isdigit():
+            value = (post.get(key) or "").strip()[:20]
+            if value:
+                out[int(no)] = value
+    return out, refused
+
+
+def _trf_token_key(token: str) -> str:
+    import hashlib
+
+    return "trf-import-token:" + hashlib.sha256(token.encode()).hexdigest()
+
+
+def _trf_import_done(request, token: str) -> dict | None:
+    """``{"slug", "name"}`` of the tournament imported from the page with ``token``, or None."""
+    from django.core.cache import cache
+
+    done = (request.session.get(_TRF_DONE_KEY) or {}).get(token)
+    if done is None:
+        value = cache.get(_trf_token_key(token))
+        done = value if isinstance(value, dict) else None
+    if done is not None and not Tournament.objects.filter(slug=done.get("slug")).exists():
+        return None  # deleted since: the file may be imported again
+    return done
+
+
+def _trf_import_claim(token: str) -> dict | None:
+    """Claim the import of ``token`` (None). When another request is importing it (a double submit), wait up
+    to :data:`TRF_IMPORT_WAIT_SECONDS` for it and return what it imported (``{"slug", "name"}``); refuse when
+    it does not end in time."""
+    import time
+
+    from django.core.cache import cache
+
+    key = _trf_token_key(token)
+    deadline = time.monotonic() + TRF_IMPORT_WAIT_SECONDS
+    while True:
+        if cache.add(key, "running", timeout=15 * 60):
+            return None
+        value = cache.get(key)
+        if isinstance(value, dict):
+            return value
+        if time.monotonic() > deadline:
+            raise ApplicationError(_("This file is being imported already; reload the page in a moment."),
+                                   field="file")
+        time.sleep(0.2)
+
+
+def _trf_import_finished(request, token: str | None, tournament: Tournament) -> None:
+    """Remember that ``token`` was imported as ``tournament`` (cache and session), for a double submit."""
+    from django.core.cache import cache
+
+    if token is None:
+        return
+    done = {"slug": tournament.slug, "name": tournament.name}
+    cache.set(_trf_token_key(token), done, timeout=24 * 3600)
+    kept = dict(list((request.session.get(_TRF_DONE_KEY) or {}).items())[-9:])
+    kept[token] = done
+    request.session[_TRF_DONE_KEY] = kept
+
+
+def _trf_import_release(token: str) -> None:
+    """An import of ``token`` that did not end in a tournament: another submit may try again."""
+    from django.core.cache import cache
+
+    if cache.get(_trf_token_key(token)) == "running":
+        cache.delete(_trf_token_key(token))
 
 
 def _trf_upload_forget(request) -> None:
