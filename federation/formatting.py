@@ -30,10 +30,11 @@ def _lang(lang: str | None) -> str:
     return (lang or translation.get_language() or "tr").split("-")[0].lower()
 
 
-def number(value, max_decimals: int = 2, *, lang: str | None = None) -> str:
+def number(value, max_decimals: int = 2, *, lang: str | None = None, fixed: bool = False) -> str:
     """``value`` rounded (half up) to at most ``max_decimals`` decimals, trailing zeros dropped, with the
     language's decimal separator (``2.5`` → ``"2,5"`` in Turkish; ``3.0`` → ``"3"``; ``2.25`` → ``"2,25"``).
-    ``None`` and ``""`` give ``""``; anything that is not a number is returned as text."""
+    ``fixed=True`` keeps exactly ``max_decimals`` decimals (``3`` → ``"3,00"``), for a table column whose
+    numbers line up. ``None`` and ``""`` give ``""``; anything that is not a number is returned as text."""
     if value is None or value == "":
         return ""
     if isinstance(value, bool):
@@ -45,7 +46,7 @@ def number(value, max_decimals: int = 2, *, lang: str | None = None) -> str:
     if d == 0:
         d = abs(d)  # never "-0"
     text = f"{d:f}"
-    if "." in text:
+    if "." in text and not fixed:
         text = text.rstrip("0").rstrip(".")
     sep = formats.get_format("DECIMAL_SEPARATOR", lang=_lang(lang), use_l10n=True)
     return text.replace(".", sep)
@@ -56,10 +57,11 @@ def points(value, *, lang: str | None = None) -> str:
     return number(value, 1, lang=lang)
 
 
-def signed(value, max_decimals: int = 2, *, lang: str | None = None) -> str:
-    """:func:`number` with a sign: ``+12,3``, ``−4`` (minus sign), ``0``."""
-    text = number(value, max_decimals, lang=lang)
-    if not text or text == "0":
+def signed(value, max_decimals: int = 2, *, lang: str | None = None, fixed: bool = False) -> str:
+    """:func:`number` with a sign: ``+12,3``, ``−4`` (minus sign), ``0`` (``fixed=True``: ``+12,30``,
+    ``−4,00``, ``0,00``)."""
+    text = number(value, max_decimals, lang=lang, fixed=fixed)
+    if not text or not text.strip("0.,"):
         return text
     if text.startswith("-"):
         return "−" + text[1:]
@@ -88,6 +90,23 @@ def moment(value, *, lang: str | None = None) -> str:
     if isinstance(value, dt.datetime) and timezone.is_aware(value):
         value = timezone.localtime(value)
     return _format(value, "DATETIME_FORMAT", lang)
+
+
+def clock(value, *, lang: str | None = None, seconds: bool = False) -> str:
+    """The time of day in the site's time zone (``TIME_ZONE``, Europe/Istanbul): ``14:05`` (``TIME_FORMAT``),
+    ``14:05:09`` with ``seconds``."""
+    if not value:
+        return ""
+    from django.utils import timezone
+
+    if isinstance(value, dt.datetime) and timezone.is_aware(value):
+        value = timezone.localtime(value)
+    if seconds:
+        try:
+            return value.strftime("%H:%M:%S")
+        except AttributeError:
+            return ""
+    return _format(value, "TIME_FORMAT", lang)
 
 
 def _format(value, fmt: str, lang: str | None) -> str:

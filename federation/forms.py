@@ -7,8 +7,20 @@ from django.contrib.auth.forms import PasswordResetForm
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from federation.collation import turkish_sort_key
 from federation.models import Club, Player
 from federation.services import REASON_MAX_LENGTH
+
+
+class TurkishNameOrder(forms.models.ModelChoiceIterator):
+    """The choices of a model choice field in Turkish alphabetical order of their labels ("Gaziantep …"
+    before "İstanbul …" before "Trabzon …"); databases sort by code point, which puts "İ" after "Z"."""
+
+    def __iter__(self):
+        if self.field.empty_label is not None:
+            yield ("", self.field.empty_label)
+        for obj in sorted(self.queryset, key=lambda o: turkish_sort_key(self.field.label_from_instance(o))):
+            yield self.choice(obj)
 
 
 def reason_field(*, required: bool = False, help_text=None) -> forms.CharField:
@@ -33,7 +45,8 @@ class PlayerForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         current = self.instance.club_id if self.instance.pk else None
-        self.fields["club"].queryset = Club.objects.filter(Q(active=True) | Q(pk=current)).order_by("name")
+        self.fields["club"].iterator = TurkishNameOrder
+        self.fields["club"].queryset = Club.objects.filter(Q(active=True) | Q(pk=current))  # resets the widget's choices
         self.fields["birth_year"].widget.attrs.update({"inputmode": "numeric"})
 
     def validate_unique(self):

@@ -26,3 +26,11 @@ def is_staff(user) -> bool:
     if user.is_superuser or user.is_staff:
         return True
     return in_group(user, STAFF)
+
+
+def can_register_players(user) -> bool:
+    """Staff and organisers may register a new player (a walk-in at a tournament); editing, merging and
+    (de)activating players stays with the staff."""
+    if is_staff(user):
+        return True
+    return in_group(user, ORGANISER)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from federation.collation import search_fold
 from federation.errors import NotFound
@@ -41,18 +41,19 @@ def player_resolve(federation_id: str) -> Player:
 HISTORY_LIMIT = 100
 
 _ACTION_LABELS = {
-    "player.create": _lazy("registered"),
-    "player.edit": _lazy("edited"),
-    "player.deactivate": _lazy("deactivated"),
-    "player.activate": _lazy("activated"),
-    "player.merge": _lazy("merged"),
-    "player.anonymise": _lazy("anonymised"),
-    "club.create": _lazy("created"),
-    "club.edit": _lazy("edited"),
-    "club.deactivate": _lazy("deactivated"),
-    "club.activate": _lazy("activated"),
+    "player.create": gettext_lazy("registered"),
+    "player.edit": gettext_lazy("edited"),
+    "player.deactivate": gettext_lazy("deactivated"),
+    "player.activate": gettext_lazy("activated"),
+    "player.merge": gettext_lazy("merged"),
+    "player.anonymise": gettext_lazy("anonymised"),
+    "player.link_user": gettext_lazy("login changed"),
+    "club.create": gettext_lazy("created"),
+    "club.edit": gettext_lazy("edited"),
+    "club.deactivate": gettext_lazy("deactivated"),
+    "club.activate": gettext_lazy("activated"),
 }
-_TYPE_LABELS = {"+": _lazy("created"), "~": _lazy("changed"), "-": _lazy("deleted")}
+_TYPE_LABELS = {"+": gettext_lazy("created"), "~": gettext_lazy("changed"), "-": gettext_lazy("deleted")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +210,19 @@ def name_search_q(text: str, *, max_words: int = 6) -> Q:
     q = Q()
     for word, key in search_words(text, max_words=max_words):
         q &= Q(federation_id__iexact=word) | Q(search_key__contains=key)
+    return q
+
+
+def player_search_q(text: str, *, max_words: int = 6) -> Q:
+    """Players matching every word of ``text`` in their name or federation id (:func:`name_search_q`), their
+    city, or their club's name or short name (a player without a city: the club's city), all compared
+    folded — so "ISTANBUL", "istanbul" and "İstanbul" find the players of İstanbul and "izmir" the members
+    of "İzmir Mangala Kulübü". The search box of the player list and the rating list."""
+    q = Q()
+    for word, key in search_words(text, max_words=max_words):
+        q &= (Q(federation_id__iexact=word) | Q(search_key__contains=key) | Q(city_key__contains=key)
+              | Q(club__search_key__contains=key) | Q(club__short_key__contains=key)
+              | (Q(city="") & Q(club__city_key__contains=key)))
     return q
 
 
@@ -442,18 +456,18 @@ class AccountEvent:
 
 
 _ACCOUNT_LABELS = {
-    "user.create": _lazy("account created"),
-    "password.set": _lazy("temporary password set"),
-    "password.link": _lazy("password link e-mailed"),
-    "password.reset": _lazy("password chosen through an e-mailed link"),
-    "role.assign": _lazy("tournament role given"),
-    "role.remove": _lazy("tournament role taken away"),
-    "player.link_user": _lazy("login linked to a player"),
+    "user.create": gettext_lazy("account created"),
+    "password.set": gettext_lazy("temporary password set"),
+    "password.link": gettext_lazy("password link e-mailed"),
+    "password.reset": gettext_lazy("password chosen through an e-mailed link"),
+    "role.assign": gettext_lazy("tournament role given"),
+    "role.remove": gettext_lazy("tournament role taken away"),
+    "player.link_user": gettext_lazy("login linked to a player"),
 }
 #: Words of the admin-log details of ``user.create`` shown translated.
 _DETAIL_WORDS = {
-    "referee": _lazy("referee"), "organiser": _lazy("organiser"), "player": _lazy("player"),
-    "federation-wide": _lazy("every tournament"), "temporary password": _lazy("temporary password"),
+    "referee": gettext_lazy("referee"), "organiser": gettext_lazy("organiser"), "player": gettext_lazy("player"),
+    "federation-wide": gettext_lazy("every tournament"), "temporary password": gettext_lazy("temporary password"),
 }
 
 

@@ -8,7 +8,16 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from federation import views as federation_views
 
+def favicon(request):
+    """``/favicon.ico``, asked by browsers on every page whatever the page links: the SVG icon."""
+    from django.shortcuts import redirect
+    from django.templatetags.static import static
+
+    return redirect(static("img/favicon.svg"), permanent=True)
+
+
 urlpatterns = [
+    path("favicon.ico", favicon, name="favicon"),
     path("", include("tournaments.urls")),
     path("", include("federation.urls_members")),
     path("games/", include("games.urls")),

@@ -24,7 +24,8 @@ from federation.forms import (
 )
 from federation.models import Club, Player
 from federation.selectors import (
-    club_change_history, club_q, club_search_q, name_search_q, player_change_history, player_resolve,
+    club_change_history, club_q, club_search_q, player_change_history, player_resolve,
+    player_search_q,
 )
 from federation.selectors import player_next_federation_id
 from ratings.views import player_rating_context
@@ -39,7 +40,7 @@ def player_list(request):
         qs = qs.filter(active=True)
     q = (request.GET.get("q") or "").strip()[:100]
     if q:
-        qs = qs.filter(name_search_q(q))
+        qs = qs.filter(player_search_q(q))  # name, federation id, city or club
     club = (request.GET.get("club") or "").strip()[:20]
     if club:
         qs = qs.filter(club_q(club))
@@ -49,10 +50,12 @@ def player_list(request):
     ordered = sorted(qs, key=player_sort_key)  # Turkish alphabet: Akın before Aktaş, Kılıç before Koç
     page = Paginator(ordered, 50).get_page(request.GET.get("page"))
     query = urlencode({k: v for k, v in (("q", q), ("club", club), ("sex", sex), ("all", "1" if show_all else "")) if v})
+    clubs = sorted(Club.objects.all(), key=lambda c: turkish_sort_key(c.name))  # İzmir after Gaziantep
     return render(
         request, "federation/player_list.html",
-        {"page": page, "q": q, "clubs": Club.objects.all(), "club": club, "sex": sex, "show_all": show_all,
-         "query": query, "is_staff": roles.is_staff(request.user)},
+        {"page": page, "q": q, "clubs": clubs, "club": club, "sex": sex, "show_all": show_all,
+         "query": query, "is_staff": roles.is_staff(request.user),
+         "can_register": roles.can_register_players(request.user)},
     )
 
 
@@ -109,10 +112,12 @@ def _form_errors(form, exc: ApplicationError) -> None:
 
 
 def player_create(request):
-    """Register a player (staff)."""
-    refused = _refuse_non_staff(request, "player-list")
-    if refused:
-        return refused
+    """Register a player (staff and organisers: a walk-in player at a tournament)."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not roles.can_register_players(request.user):
+        messages.error(request, _("Only federation staff and organisers can register players."))
+        return redirect("player-list")
     form = PlayerCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)

@@ -219,9 +219,9 @@ def filtered_players(filters: RatingFilters) -> QuerySet[Player]:
         if hi is not None:
             qs = qs.filter(birth_year__lte=hi)
     if filters.search:
-        from federation.selectors import name_search_q
+        from federation.selectors import player_search_q
 
-        qs = qs.filter(name_search_q(filters.search))  # Turkish case rules; bounded: 6 words, 100 characters
+        qs = qs.filter(player_search_q(filters.search))  # Turkish case rules; bounded: 6 words, 100 characters
     return qs
 
 

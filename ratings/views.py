@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from federation.collation import turkish_sort_key
 from federation.models import Club, Player
 from ratings import charts, selectors, services
 from ratings.models import RatingEvent
@@ -48,7 +49,8 @@ def rating_list(request):
         request, "ratings/list.html",
         {
             "page": page, "lines": page.object_list, "total": len(lines), "f": cleaned, "query": query.urlencode(),
-            "clubs": Club.objects.order_by("name"), "cities": selectors.rating_cities(),
+            "clubs": sorted(Club.objects.all(), key=lambda c: turkish_sort_key(c.name)),
+            "cities": selectors.rating_cities(),
             "age_groups": [(k, v[0]) for k, v in selectors.AGE_GROUPS.items()],
             "events": selectors.rating_events()[:5],
             "provisional_sets": services.rating_system().params.provisional_sets,

@@ -157,6 +157,48 @@ def _forget_queue(app, queue: str) -> None:
         pass
 
 
+def _wait_until_worker_idle(timeout: float = 60.0) -> None:
+    """Wait until the session's worker has no active, reserved or scheduled task (twice in a row),
+    at most ``timeout`` seconds: tasks queued on commit by a transactional test (a rating run, a PDF)
+    must not hold table locks while pytest-django truncates the tables at the test's end."""
+    import time
+
+    from federation.celery import app
+
+    deadline = time.monotonic() + timeout
+    quiet = 0
+    while time.monotonic() < deadline and quiet < 2:
+        inspect = app.control.inspect(timeout=1.0)
+        busy = False
+        for probe in (inspect.active, inspect.reserved, inspect.scheduled):
+            replies = probe() or {}
+            if any(replies.values()):
+                busy = True
+                break
+        if not busy:
+            busy = _queue_length(app) > 0
+        quiet = 0 if busy else quiet + 1
+        if busy:
+            time.sleep(0.3)
+
+
+def _queue_length(app) -> int:
+    """Messages waiting in the session's queue on a Redis broker (0 when it cannot be read)."""
+    url = app.conf.broker_url or ""
+    if not url.startswith(("redis://", "rediss://")):
+        return 0
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url)
+        try:
+            return int(client.llen(app.conf.task_default_queue) or 0)
+        finally:
+            client.close()
+    except redis.RedisError:
+        return 0
+
+
 def _is_transactional(request) -> bool:
     """True when the test's rows are committed (``django_db(transaction=True)``, ``live_server``)."""
     if {"transactional_db", "live_server"} & set(request.fixturenames):
@@ -185,8 +227,10 @@ def _celery_mode_for_db_tests(request):
         yield
         return
     if _is_transactional(request):
-        request.getfixturevalue("celery_worker")
+        worker = request.getfixturevalue("celery_worker")
         yield
+        if worker is not None:
+            _wait_until_worker_idle()  # a task still running would deadlock with the flush of the tables
         return
     from federation.celery import app
 

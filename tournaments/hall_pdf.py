@@ -8,9 +8,12 @@ and the standings with their tie-break columns.
   big type for the wall. Many phones ask for it at once, so it is cached (:func:`pairings_pdf_path`,
   keyed on the round as it stands) and built like the crosstable PDF (task ``tournaments.pairings_pdf``).
 * Result slips (:func:`slips_pdf_bytes`): one slip per game board, three to an A4 page with cut marks;
-  who starts each set (:func:`games.engine.set_starter`: white odd sets, black even ones), boxes for
-  each set's stones and withdrawals, signature lines, and a QR code (segno) of the board's
-  absolute result-entry URL. Built in the request; never cached (the URL depends on the host).
+  who starts each set (:func:`games.engine.set_starter`: white odd sets, black even ones); each set's
+  stones boxes in the result form's order — the set's starter first, named, then the other player — so
+  a referee copying the slip row by row onto the phone never swaps the players; withdrawals, signature
+  lines, and a QR code (segno) of the board's absolute result-entry URL (``settings.SITE_URL`` when
+  set, else the request's address; a loopback address is printed as a warning under the code). Built
+  in the request; never cached (the URL depends on the host).
 * Standings (:func:`standings_pdf_bytes`): the standings table as the page shows it; cached under
   ``MEDIA_ROOT/standings`` by tournament version, language and audience and built like the crosstable
   PDF (:func:`tournaments.crosstable_pdf.pdf_file_build`, the Celery task
@@ -199,12 +202,42 @@ def qr_png_data_uri(text: str) -> str:
     return segno.make(text, error="m", micro=False).png_data_uri(scale=8, border=0)
 
 
+def loopback_host(host: str) -> str:
+    """``host`` (``request.get_host()``, port included or not) when it names this computer only —
+    ``localhost``, ``*.localhost``, ``127.0.0.0/8``, ``::1``, ``0.0.0.0`` — so that a phone scanning a
+    link built on it reaches itself, not the site; else ``""``."""
+    import ipaddress
+
+    from django.http.request import split_domain_port
+
+    domain, _port = split_domain_port(host or "")
+    if not domain:
+        return ""
+    if domain == "localhost" or domain.endswith(".localhost"):
+        return domain
+    try:
+        ip = ipaddress.ip_address(domain.strip("[]"))
+    except ValueError:
+        return ""
+    return domain if (ip.is_loopback or ip.is_unspecified) else ""
+
+
+def slip_link_base(request) -> tuple[Callable[[str], str], str]:
+    """How the slips of ``request`` make their absolute URLs, and the loopback host they would point
+    to (``""`` when none): ``settings.SITE_URL`` when set, else the request's own address."""
+    base = getattr(settings, "SITE_URL", "")
+    if base:
+        return (lambda path: base.rstrip("/") + path), ""
+    return request.build_absolute_uri, loopback_host(request.get_host())
+
+
 @dataclass(frozen=True, slots=True)
 class SlipSet:
     number: int
     starter: str  # "white" / "black"
     starter_word: str  # in the active language
     starter_name: str
+    second_name: str  # the other player
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,22 +261,25 @@ def result_slips(round: Round, absolute: Callable[[str], str]) -> list[Slip]:
         sets = []
         for k in range(1, t.sets_per_match + 1):
             starter = "white" if set_starter(k) == 0 else "black"
-            who = m.white if starter == "white" else m.black
-            sets.append(SlipSet(k, starter, colour_word(starter), who.player.full_name))
+            who, other = (m.white, m.black) if starter == "white" else (m.black, m.white)
+            sets.append(SlipSet(k, starter, colour_word(starter), who.player.full_name, other.player.full_name))
         url = absolute(reverse("match-result", args=[t.slug, round.number, m.board]))
         slips.append(Slip(m.board, m.white, m.black, tuple(sets), url, qr_png_data_uri(url)))
     return slips
 
 
-def slips_pdf_bytes(*, round: Round, absolute: Callable[[str], str], lang: str = "tr") -> bytes:
-    """The result slips of ``round`` as PDF bytes (``SLIPS_PER_PAGE`` to an A4 page), in ``lang``."""
+def slips_pdf_bytes(*, round: Round, absolute: Callable[[str], str], lang: str = "tr",
+                    loopback: str = "") -> bytes:
+    """The result slips of ``round`` as PDF bytes (``SLIPS_PER_PAGE`` to an A4 page), in ``lang``.
+    ``loopback``: the loopback host the QR codes point to (:func:`slip_link_base`); each slip then says
+    so under its code."""
     t = round.tournament
     with translation.override(lang):
         slips = result_slips(round, absolute)
         pages = [slips[i:i + SLIPS_PER_PAGE] for i in range(0, len(slips), SLIPS_PER_PAGE)]
         html = render_to_string("tournaments/slips_pdf.html", {
             "t": t, "round": round, "pages": pages, "round_date": round_date_text(t, round.number),
-            "set_numbers": range(1, t.sets_per_match + 1),
+            "set_numbers": range(1, t.sets_per_match + 1), "loopback": loopback,
         })
     return _html_to_pdf(html)
 

@@ -1036,8 +1036,8 @@ def rules_error_message(exc: ValueError, stores: tuple[int, int] | None = None) 
     if isinstance(exc, e.AgreedDrawError) and stores is not None:
         # 20-20 "completed": a sum error (the stones of a finished set total 48), not an agreed draw
         return _("the two stores hold %(n)d stones, not 48: at the end of a set every stone is in a store "
-                 "(Kural 1); a drawn set is 24–24. At a withdrawal, choose who withdrew (Kural 14.5)") % {
-            "n": sum(stores)}
+                 "(Kural 1); a drawn set is 24–24. A withdrawal is possible only once a player has 25 stones "
+                 "(Kural 14.5)") % {"n": sum(stores)}
     if isinstance(exc, e.AgreedDrawError):
         return _("there are no agreed draws: a set ends only when a side is empty (Kural 14.6)")
     if isinstance(exc, e.StonesNotConservedError) and stores is not None and sum(stores) > 48:
@@ -1253,7 +1253,8 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
             )
             if decided is not None:
                 raise ValidationFailed(
-                    _("The match was decided after set %(k)d; set %(m)d cannot be played (003 \"Turnuva maçı\").")
+                    _("The match was decided after set %(k)d; set %(m)d is not played (tournament match: the match "
+                      "ends as soon as the lead cannot be caught). Leave set %(m)d empty.")
                     % {"k": decided, "m": decided + 1},
                     field="sets",
                 ) from exc

@@ -90,6 +90,8 @@ def tournament_detail(request, slug: str):
 
 def round_detail(request, slug: str, number: int):
     """Pairing list of one round with results; round 1 shows the coin toss."""
+    from tournaments.hall_pdf import slip_link_base
+
     t = _tournament(request, slug)
     rnd = get_object_or_404(Round.objects.select_related("coin_toss"), tournament=t, number=number)
     can_enter = access.can_enter_results(request.user, t)
@@ -103,6 +105,7 @@ def round_detail(request, slug: str, number: int):
             "t": t, "round": rnd, "boards": boards, "can_enter": can_enter and rnd.status == Round.Status.PUBLISHED,
             "can_organise": can_org, "toss": getattr(rnd, "coin_toss", None),
             "can_print_slips": can_enter,
+            "slips_loopback": slip_link_base(request)[1] if can_enter else "",
             "changes": _readable_changes(rnd),
             "is_last": not t.rounds.filter(number__gt=rnd.number).exists(),
             "has_results": rnd.matches.filter(kind=Match.Kind.GAME, result_entered_at__isnull=False).exists(),
@@ -196,7 +199,8 @@ def match_result(request, slug: str, number: int, board: int):
     to its field, in a summary above the first set that takes the focus."""
     t = _tournament(request, slug)
     match = get_object_or_404(
-        Match.objects.select_related("white__player", "black__player", "round"), round__tournament=t,
+        Match.objects.select_related("white__player", "black__player", "round", "result_entered_by"),
+        round__tournament=t,
         round__number=number, board=board,
     )
     if not access.can_enter_results(request.user, t):
@@ -212,6 +216,7 @@ def match_result(request, slug: str, number: int, board: int):
     existing = list(match.sets.order_by("number"))
     closed = match.round.status == Round.Status.CLOSED
     can_correct = closed and access.can_organise(request.user, t)
+    conflict = None
     if request.method == "POST":
         form = MatchResultForm(request.POST, sets_per_match=t.sets_per_match, with_reason=can_correct)
         if form.is_valid():
@@ -223,6 +228,11 @@ def match_result(request, slug: str, number: int, board: int):
                     reason=form.cleaned_data.get("reason") or "",
                 )
             except ApplicationError as exc:
+                if exc.extra.get("current"):  # someone else saved meanwhile: show theirs, keep mine
+                    conflict = _result_conflict(match, exc.extra["current"])
+                    data = form.data.copy()
+                    data["version"] = str(exc.extra["current"]["version"])  # a second submit overwrites
+                    form.data = data
                 _result_error_to_form(form, exc)
             else:
                 match.refresh_from_db()
@@ -255,8 +265,28 @@ def match_result(request, slug: str, number: int, board: int):
         request, "tournaments/match_result.html",
         {"t": t, "match": match, "form": form, "sets": existing, "closed": closed, "can_correct": can_correct,
          "history": board_history, "rows": rows, "error_summary": _result_error_summary(form, rows),
-         "from_referee": from_referee},
+         "from_referee": from_referee, "conflict": conflict,
+         "entered_by": _user_label(match.result_entered_by) if match.result_entered_at else ""},
     )
+
+
+def _user_label(user) -> str:
+    """A user as shown to referees: the full name, else the user name."""
+    if user is None:
+        return _("someone")
+    return user.get_full_name() or user.get_username()
+
+
+def _result_conflict(match: Match, current: dict) -> dict:
+    """What the other writer saved (``services.result_snapshot``), for the conflict summary: ``sets``
+    ("30–18, 28–20" or the forfeit), ``by`` and ``at`` (aware; shown in the site's time zone)."""
+    saved = Match.objects.select_related("result_entered_by").get(pk=match.pk)
+    if current.get("forfeit"):
+        sets_text = str(Match.Forfeit(current["forfeit"]).label)
+    else:
+        sets_text = ", ".join(f"{s['white_stones']}–{s['black_stones']}" for s in current.get("sets") or [])
+    return {"sets": sets_text or "–", "by": _user_label(saved.result_entered_by), "at": saved.result_entered_at,
+            "version": current.get("version")}
 
 
 def _record_error(exc: BaseException | None) -> bool:
@@ -416,6 +446,9 @@ def live_json(request, slug: str):
     import json
 
     from django.http import HttpResponseNotModified, JsonResponse
+    from django.utils import timezone
+
+    from federation import formatting
 
     t = _tournament(request, slug)
     number = request.GET.get("round")
@@ -432,7 +465,12 @@ def live_json(request, slug: str):
         data = _live_context(request, t)
     body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
     etag = '"%s"' % hashlib.sha1(body).hexdigest()[:20]
-    headers = {"ETag": etag, "Cache-Control": "private, no-cache", "Vary": "Cookie, Accept-Language"}
+    # "Updated 14:02:10" in the site's time zone (TIME_ZONE), not the device's: in the body and, for a
+    # 304 (the browser then hands the script its cached body), in a header too; not part of the ETag.
+    now = formatting.clock(timezone.now(), seconds=True)
+    data["server_time"] = now
+    headers = {"ETag": etag, "Cache-Control": "private, no-cache", "Vary": "Cookie, Accept-Language",
+               "X-Server-Time": now}
     if etag in [x.strip() for x in request.headers.get("If-None-Match", "").split(",")]:
         response = HttpResponseNotModified()
     else:
@@ -590,7 +628,7 @@ def round_slips_pdf(request, slug: str, number: int):
     event's referees and organisers: anonymous visitors get the login page, anyone else 403."""
     from django.contrib.auth.views import redirect_to_login
 
-    from tournaments.hall_pdf import slips_pdf_bytes
+    from tournaments.hall_pdf import slip_link_base, slips_pdf_bytes
 
     t = _tournament(request, slug)
     if not request.user.is_authenticated:
@@ -599,7 +637,8 @@ def round_slips_pdf(request, slug: str, number: int):
         return HttpResponseForbidden(_("Only referees and organisers can print result slips."),
                                      content_type="text/plain; charset=utf-8")
     rnd = get_object_or_404(Round, tournament=t, number=number)
-    data = slips_pdf_bytes(round=rnd, absolute=request.build_absolute_uri, lang=_lang())
+    absolute, loopback = slip_link_base(request)
+    data = slips_pdf_bytes(round=rnd, absolute=absolute, lang=_lang(), loopback=loopback)
     return _pdf_inline(data, f"{t.slug}-tur-{number}-sonuc-fisleri.pdf", private=True)
 
 

@@ -20,6 +20,9 @@ environ.Env.read_env(BASE_DIR / ".env", overwrite=False) if (BASE_DIR / ".env").
 SECRET_KEY = env("DJANGO_SECRET_KEY", default="embedded-insecure-key-change-me-in-production")
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
+#: The site's public address (``https://turnuva.example.org``), the base of absolute links made outside a
+#: page the phone is already on (the QR codes of the result slips). Empty: the address of the request.
+SITE_URL = env("SITE_URL", default="").strip().rstrip("/")
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -3,7 +3,10 @@
 - ``{{ line.points|points }}`` → ``2,5`` / ``3`` (at most one decimal, the language's separator);
 - ``{{ value|number }}`` → at most two decimals, trailing zeros dropped (``2,5`` not ``2,50``);
   ``{{ value|number:1 }}`` at most one; ``{{ change|signed }}`` → ``+12,3`` / ``−4``;
+- ``{{ value|fixed:2 }}`` → exactly two decimals (``2,50``), ``{{ change|signed_fixed:2 }}`` → ``+0,17`` /
+  ``−7,80``: one column, one number of decimals;
 - ``{{ t.start_date|day }}`` → ``1 Aralık 2026`` / ``1 Dec 2026``; ``{{ row.at|moment }}`` with the time;
+  ``{{ m.result_entered_at|clock }}`` → ``14:05`` (the site's time zone);
 - ``{{ "w"|colour_letter }}`` → ``B`` in Turkish, ``W`` in English; ``{% colour_legend %}`` → the legend;
 - ``{{ ln.margin|stone_margin }}`` → ``+2 taş`` / ``+2 stones`` (Kural 14.4).
 """
@@ -40,6 +43,23 @@ def signed(value, max_decimals=2):
     return formatting.signed(value, places)
 
 
+def _places(value, default: int = 2) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+@register.filter
+def fixed(value, decimals=2):
+    return formatting.number(value, _places(decimals), fixed=True)
+
+
+@register.filter
+def signed_fixed(value, decimals=2):
+    return formatting.signed(value, _places(decimals), fixed=True)
+
+
 @register.filter(expects_localtime=True)
 def day(value):
     return formatting.day(value)
@@ -48,6 +68,11 @@ def day(value):
 @register.filter(expects_localtime=True)
 def moment(value):
     return formatting.moment(value)
+
+
+@register.filter(expects_localtime=True)
+def clock(value):
+    return formatting.clock(value)
 
 
 @register.filter

@@ -36,10 +36,9 @@
     return false;
   }
 
-  function clock() {
-    var lang = document.documentElement.lang || undefined;
-    return new Date().toLocaleTimeString(lang, {hour: "2-digit", minute: "2-digit", second: "2-digit"});
-  }
+  /* The server's time of the answer, in the site's time zone (Europe/Istanbul), not the device's:
+   * the X-Server-Time header (fresh on a 304 too) or the JSON's server_time. */
+  var serverTime = "";
 
   function flash(row) {
     row.classList.remove("fresh");
@@ -71,7 +70,7 @@
       setText(progress, data.progress);
     }
     root.classList.remove("offline");
-    setText(status, root.getAttribute("data-text-updated") + " " + clock());
+    setText(status, root.getAttribute("data-text-updated") + " " + (serverTime || data.server_time || ""));
   }
 
   function schedule(delay) {
@@ -88,6 +87,7 @@
         if (!response.ok) {
           throw new Error(String(response.status));
         }
+        serverTime = response.headers.get("X-Server-Time") || "";
         return response.json();
       })
       .then(function (data) {

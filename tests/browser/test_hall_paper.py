@@ -12,6 +12,7 @@ import pytest
 from tests.factories import PASSWORD, PlayerFactory, organiser, referee
 from tournaments import services
 from tournaments.models import Match
+from tournaments.services import SetInput
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -133,3 +134,48 @@ def test_printing_a_public_page_leaves_out_navigation_and_buttons(live_server, n
     assert page.locator("table.pairing").is_visible()
     pdf = page.pdf()  # Chromium's own print: the names are there
     assert pdf[:5] == b"%PDF-"
+
+
+def test_round_page_warns_that_the_slips_point_to_localhost(live_server, new_page, published_round, settings):
+    """The live server is 127.0.0.1/localhost: without SITE_URL the organiser sees, next to the slips link,
+    that phones cannot reach what the QR codes point to; the anonymous visitor sees nothing of it."""
+    settings.SITE_URL = ""
+    t = published_round
+    page = new_page()
+    page.goto(f"{live_server.url}/t/{t.slug}/round/1/")
+    assert page.get_by_test_id("slips-loopback-warning").count() == 0
+    _login(page, live_server.url, "orga")
+    page.goto(f"{live_server.url}/t/{t.slug}/round/1/")
+    warning = page.get_by_test_id("slips-loopback-warning")
+    assert warning.is_visible() and "SITE_URL" in warning.inner_text()
+
+
+def test_printed_crosstable_keeps_each_name_on_one_line(live_server, new_page):
+    """A4 portrait (about 720 CSS pixels between the margins): the crosstable's names do not wrap and
+    its type is smaller than the page's."""
+    org = organiser(username="capraz")
+    t = services.tournament_create(name="Uzun Adlar Kupası", rounds_total=5, created_by=org,
+                                   tiebreaks=["buchholz", "sonneborn_berger", "set_points", "stone_margin"])
+    for i, (last, first) in enumerate((("Karaosmanoğlu-Büyükçekmeceli", "Ayşegül Nur"),
+                                       ("Kahramanmaraşlıoğulları", "Mehmet Şükrü"), ("İnce", "Ağça"),
+                                       ("Doğan", "Şükrü"))):
+        services.entry_add(tournament=t, player=PlayerFactory(rating=1500 - i, last_name=last, first_name=first))
+    rnd = services.round_pair(tournament=t, user=org, coin_seed="uzun")
+    services.round_publish(round=rnd, user=org)
+    for m in rnd.matches.filter(kind="game"):
+        services.match_result_enter(match=m, sets=[SetInput(30, 18), SetInput(28, 20)], user=org)
+    services.round_close(round=rnd, user=org)
+    services.standings_publish(tournament=t, user=org)
+    page = new_page()
+    page.set_viewport_size({"width": 720, "height": 1000})
+    page.goto(f"{live_server.url}/t/{t.slug}/crosstable/")
+    page.emulate_media(media="print")
+    cells = page.locator("table.crosstable td.name")
+    assert cells.count() >= 4
+    lines = page.evaluate("""() => Array.from(document.querySelectorAll('table.crosstable td.name')).map(td => {
+        const r = document.createRange(); r.selectNodeContents(td);
+        return new Set(Array.from(r.getClientRects()).filter(x => x.width > 0).map(x => Math.round(x.top))).size; })""")
+    assert lines and all(n == 1 for n in lines), lines
+    sizes = page.evaluate("""() => [parseFloat(getComputedStyle(document.querySelector('table.crosstable td.name')).fontSize),
+                                    parseFloat(getComputedStyle(document.body).fontSize)]""")
+    assert sizes[0] < sizes[1], sizes

@@ -154,3 +154,35 @@ def test_live_page_follows_the_next_round_and_reports_no_csp_violation(live_serv
     services.round_publish(round=services.round_pair(tournament=t, user=org), user=org)
     expect(page.locator("h1")).to_contain_text("Round 2", timeout=8000)
     assert problems == []
+
+
+def test_live_status_shows_the_server_time_and_long_names_wrap_on_the_phone(live_server, new_page, event):
+    """"Updated hh:mm:ss" is Istanbul time even on a device in New York; on the referee's phone a long
+    name wraps to a second line instead of ending in "…"."""
+    import datetime as dt
+    import re
+    from zoneinfo import ZoneInfo
+
+    from federation.models import Player
+
+    t = event
+    base = live_server.url
+    page = new_page(timezone_id="America/New_York")
+    page.goto(f"{base}/t/{t.slug}/live/")
+    status = page.locator("[data-live-status]")
+    expect(status).to_have_text(re.compile(r"^Updated \d\d:\d\d:\d\d$"), timeout=8000)
+    shown = dt.datetime.strptime(status.inner_text().split()[-1], "%H:%M:%S").time()
+    now = dt.datetime.now(ZoneInfo("Europe/Istanbul"))
+    gap = abs((dt.datetime.combine(now.date(), shown) - now.replace(tzinfo=None)).total_seconds())
+    assert gap < 30 or gap > 86400 - 30, (shown, now)
+
+    m = Match.objects.select_related("white__player").get(round__tournament=t, board=1)
+    Player.objects.filter(pk=m.white.player_id).update(first_name="Mehmet Ali", last_name="Türkmenoğlu")
+    phone = new_page(viewport=PHONE)
+    _login(phone, base, "hakem")
+    name = phone.locator(f'section.duty[data-tournament="{t.slug}"] li[data-board="1"] .names span').first
+    assert "Türkmenoğlu, Mehmet Ali" in name.inner_text()
+    fits = name.evaluate("e => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight + 1")
+    lines = name.evaluate("e => Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight))")
+    dims = name.evaluate("e => [e.scrollWidth, e.clientWidth, e.scrollHeight, e.clientHeight, e.innerText]")
+    assert fits and lines == 2, (dims, lines)

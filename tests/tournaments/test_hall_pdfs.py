@@ -311,9 +311,10 @@ def test_slip_text_names_the_players_set_starters_and_signature_lines(hall, tmp_
     label = tr("First move")
     starts = [line.replace(label, "").split() for line in text.splitlines() if line.strip().startswith(label)]
     assert starts == [["BEYAZ", "SİYAH", "BEYAZ"]] * len(games)  # Turkish capitals: siyah → SİYAH
-    for msgid in ("White's stones", "Black's stones", "Withdrew", "White's signature", "Black's signature",
-                  "Referee's signature"):
+    for msgid in ("Withdrew", "White's signature", "Black's signature", "Referee's signature"):
         assert text.count(tr(msgid)) == len(games), msgid
+    for msgid, context in (("Starts the set", None), ("Second", "slip: the player who does not start the set")):
+        assert text.count(tr(msgid, context)) == len(games), msgid
     pages = subprocess.run(["pdfinfo", "-"], input=data, capture_output=True).stdout.decode() if shutil.which(
         "pdfinfo") else ""
     if pages:
@@ -328,8 +329,103 @@ def test_slips_in_english_with_five_sets(hall, tmp_path):
     text = pdf_text(_pdf(_client(org, lang="en").get(f"/t/{t.slug}/round/2/slips.pdf")), tmp_path)
     starts = [line.split() for line in text.splitlines() if line.strip().startswith("First move")]
     assert len(starts) == 3 and all(s == ["First", "move", "WHITE", "BLACK", "WHITE", "BLACK", "WHITE"] for s in starts)
-    for word in ("Board 1", "White's stones", "Withdrew", "Referee's signature", "Scan to enter the result"):
+    for word in ("Board 1", "Starts the set", "Second", "Withdrew", "Referee's signature", "Scan to enter the result"):
         assert word in text, word
+    assert "White's stones" not in text and "points to" not in text  # rows by starter; testserver is no loopback
+
+
+def _stones_rows(text: str, label: str) -> list[list[str]]:
+    """The cells of every slip's stones row ``label`` (pdftotext -layout: the names on the label's line)."""
+    return [re.split(r"\s{2,}", line.strip())[1:] for line in text.splitlines() if line.strip().startswith(label)]
+
+
+@needs_poppler
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_slip_stones_rows_follow_the_result_form_the_sets_starter_first(hall, tmp_path, lang):
+    """The phone's result form lists each set's starter first (white in sets 1 and 3, black in set 2); the
+    slip's first stones row is that player, named, the second row the other one — copied row by row, the
+    players are never swapped."""
+    t, org, ref = hall
+    text = pdf_text(_pdf(_client(ref, lang=lang).get(f"/t/{t.slug}/round/2/slips.pdf")), tmp_path)
+    starts = tr("starts", "slip: the set's starter", lang)
+    first = _stones_rows(text, tr("Starts the set", lang=lang))
+    second = _stones_rows(text, tr("Second", "slip: the player who does not start the set", lang))
+    games = list(_round(t, 2).matches.filter(kind="game").order_by("board").select_related("white__player",
+                                                                                          "black__player"))
+    assert len(first) == len(second) == len(games)
+    for m, row1, row2 in zip(games, first, second):
+        w, b = m.white.player.full_name, m.black.player.full_name
+        assert row1 == [f"{w} ({starts})", f"{b} ({starts})", f"{w} ({starts})"]  # set 2: black first
+        assert row2 == [b, w, b]
+    # the same order as the board's result form (its set 2 names black first)
+    m = games[0]
+    form = _client(ref, lang=lang).get(f"/t/{t.slug}/round/2/board/{m.board}/").content.decode()
+    form = html.unescape(form)
+    set2 = form[form.index('data-set="2"'):form.index('data-set="3"')]
+    assert set2.index(m.black.player.last_name) < set2.index(m.white.player.last_name)
+
+
+# --- QR codes and loopback addresses ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("host", "loopback"), [
+    ("127.0.0.1:8000", "127.0.0.1"), ("127.0.1.1", "127.0.1.1"), ("localhost:8000", "localhost"),
+    ("salon.localhost", "salon.localhost"), ("[::1]:8000", "[::1]"), ("0.0.0.0:8000", "0.0.0.0"),
+    ("192.168.1.20:8000", ""), ("turnuva.example.org", ""), ("testserver", ""), ("10.0.0.5", ""),
+])
+def test_loopback_host(host, loopback):
+    from tournaments.hall_pdf import loopback_host
+
+    assert loopback_host(host) == loopback
+
+
+@needs_poppler
+def test_slips_opened_on_localhost_warn_under_the_qr_code(hall, tmp_path, settings):
+    settings.SITE_URL = ""
+    settings.ALLOWED_HOSTS = ["*"]
+    t, org, ref = hall
+    data = _pdf(_client(ref, lang="en").get(f"/t/{t.slug}/round/2/slips.pdf", HTTP_HOST="127.0.0.1:8000"))
+    text = pdf_text(data, tmp_path)
+    warning = "This code points to 127.0.0.1 — set SITE_URL or open the site by its network address."
+    assert text.count(warning) == 3  # one per slip, still made
+    assert all(u.startswith("http://127.0.0.1:8000/") for u in decode_qr_codes(data, tmp_path))
+    # Turkish too (whatever the catalogue says)
+    text_tr = pdf_text(_pdf(_client(ref).get(f"/t/{t.slug}/round/2/slips.pdf", HTTP_HOST="localhost:8000")),
+                       tmp_path)
+    assert "localhost" in text_tr and "SITE_URL" in text_tr
+
+
+@needs_poppler
+def test_site_url_is_the_base_of_the_qr_codes(hall, tmp_path, settings):
+    settings.SITE_URL = "https://turnuva.example.org"
+    settings.ALLOWED_HOSTS = ["*"]
+    t, org, ref = hall
+    data = _pdf(_client(ref).get(f"/t/{t.slug}/round/2/slips.pdf", HTTP_HOST="127.0.0.1:8000"))
+    games = _round(t, 2).matches.filter(kind="game")
+    assert sorted(decode_qr_codes(data, tmp_path)) == sorted(
+        f"https://turnuva.example.org/t/{t.slug}/round/2/board/{m.board}/" for m in games)
+    assert "SITE_URL" not in pdf_text(data, tmp_path)
+    page = _client(ref).get(f"/t/{t.slug}/round/2/", HTTP_HOST="127.0.0.1:8000").content.decode()
+    assert 'data-testid="slips-loopback-warning"' not in page
+
+
+def test_round_page_warns_organisers_and_referees_when_the_slips_would_point_to_localhost(hall, settings):
+    settings.SITE_URL = ""
+    settings.ALLOWED_HOSTS = ["*"]
+    t, org, ref = hall
+    for user in (ref, org):
+        with translation.override("en"):
+            page = html.unescape(_client(user, lang="en").get(f"/t/{t.slug}/round/2/",
+                                                              HTTP_HOST="localhost:8000").content.decode())
+        assert 'data-testid="slips-loopback-warning"' in page
+        assert "The slips' QR codes will point to localhost" in page and "SITE_URL" in page
+        # next to the slips link
+        assert 0 < page.index("slips-loopback-warning") - page.index("slips.pdf") < 400
+    anon = _client().get(f"/t/{t.slug}/round/2/", HTTP_HOST="localhost:8000").content.decode()
+    assert "slips-loopback-warning" not in anon
+    # a network address: no warning
+    page = _client(org).get(f"/t/{t.slug}/round/2/", HTTP_HOST="192.168.1.20:8000").content.decode()
+    assert "slips-loopback-warning" not in page and "slips.pdf" in page
 
 
 # --- standings -----------------------------------------------------------------------------------------

@@ -154,3 +154,38 @@ def test_tv_page_has_big_type_and_no_navigation():
         assert "Oyuncu1" in page
     page = _anon().get(f"/t/{t.slug}/live/").content.decode()
     assert "<nav" in page and f'href="/t/{t.slug}/tv/"' in page
+
+
+def test_json_gives_the_update_time_in_the_server_time_zone(monkeypatch):
+    """"Updated hh:mm:ss" is the server's time in TIME_ZONE (Istanbul), not the device's: in the body
+    and in a header (a 304 keeps the cached body), without changing the ETag."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    t, org = _event()
+    rnd = services.round_pair(tournament=t, user=org, coin_seed="s")
+    services.round_publish(round=rnd, user=org)
+    monkeypatch.setattr(timezone, "now", lambda: dt.datetime(2026, 5, 1, 9, 4, 5, tzinfo=dt.timezone.utc))
+    c = _anon()
+    first = c.get(f"/t/{t.slug}/live.json")
+    assert first.json()["server_time"] == "12:04:05" and first["X-Server-Time"] == "12:04:05"
+    monkeypatch.setattr(timezone, "now", lambda: dt.datetime(2026, 5, 1, 9, 4, 8, tzinfo=dt.timezone.utc))
+    again = c.get(f"/t/{t.slug}/live.json", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304 and again["X-Server-Time"] == "12:04:08"
+
+
+def test_live_script_shows_the_server_time_not_the_device_clock():
+    from pathlib import Path
+
+    js = (Path(__file__).resolve().parents[2] / "static/js/live.js").read_text()
+    assert "toLocaleTimeString" not in js and "new Date()" not in js
+    assert "X-Server-Time" in js and "server_time" in js
+
+
+def test_favicon_is_linked_and_favicon_ico_is_not_a_404():
+    c = _anon()
+    page = c.get("/").content.decode()
+    assert 'rel="icon"' in page and "favicon.svg" in page
+    r = c.get("/favicon.ico")
+    assert r.status_code == 301 and r["Location"].endswith("img/favicon.svg")

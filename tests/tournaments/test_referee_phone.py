@@ -202,3 +202,61 @@ def test_staff_see_every_tournament_in_play_and_strangers_none(org):
     assert "Herkesin" not in page and "You referee no tournament in play." in page
     assert _client(stranger).get("/").status_code == 200
     assert Client().get("/referee/").status_code == 302  # login first
+
+
+def test_a_conflict_shows_what_was_saved_by_whom_and_when_and_keeps_my_numbers(org, hakem):
+    """Someone else saved meanwhile: the summary shows their sets, who and when (Istanbul time), offers
+    "keep theirs" (reload) and "enter mine again"; the form keeps my stores and the current version, so
+    a second submit overwrites deliberately."""
+    import datetime as dt
+
+    t, _rnd = _event(org, "Çakışma")
+    TournamentRoleFactory(tournament=t, user=hakem, role=TournamentRole.Role.REFEREE)
+    org.first_name, org.last_name = "Oya", "Başhakem"
+    org.save()
+    m = _board1(t)
+    seen = m.version
+    services.match_result_enter(match=m, sets=[services.SetInput(30, 18), services.SetInput(28, 20)], user=org)
+    Match.objects.filter(pk=m.pk).update(result_entered_at=dt.datetime(2026, 5, 1, 11, 7, tzinfo=dt.timezone.utc))
+    current = Match.objects.get(pk=m.pk).version
+    c = _client(hakem)
+    data = _post(t, 1, [(18, 30), (18, 30)], version=seen, **{"from": "referee"})
+    page = c.post(f"/t/{t.slug}/round/1/board/1/", data).content.decode()
+    summary = re.search(r'id="result-errors"(.*?)</form>', page, re.S).group(1)
+    assert "30–18, 28–20" in summary and "Oya Başhakem" in summary
+    assert "14:07" in summary  # 11:07 UTC is 14:07 in Istanbul
+    assert "Keep theirs" in summary and f'href="/t/{t.slug}/round/1/board/1/?from=referee"' in summary
+    assert "Enter mine again" in summary
+    assert 'value="18"' in _input(page, "set1_white") and 'value="30"' in _input(page, "set1_black")
+    assert f'value="{current}"' in _input(page, "version")
+    # the second submit, with the version the form now carries, overwrites on purpose
+    data["version"] = current
+    r = c.post(f"/t/{t.slug}/round/1/board/1/", data)
+    assert r.status_code == 302
+    assert _board1(t).black_points == 1
+
+
+def test_a_board_with_a_result_says_who_entered_it_and_when(org, hakem):
+    import datetime as dt
+
+    t, _rnd = _event(org, "Not")
+    TournamentRoleFactory(tournament=t, user=hakem, role=TournamentRole.Role.REFEREE)
+    org.first_name, org.last_name = "Oya", "Başhakem"
+    org.save()
+    c = _client(hakem)
+    assert "Result entered by" not in c.get(f"/t/{t.slug}/round/1/board/1/").content.decode()
+    m = _board1(t)
+    services.match_result_enter(match=m, sets=[services.SetInput(30, 18), services.SetInput(28, 20)], user=org)
+    Match.objects.filter(pk=m.pk).update(result_entered_at=dt.datetime(2026, 5, 1, 21, 30, tzinfo=dt.timezone.utc))
+    page = c.get(f"/t/{t.slug}/round/1/board/1/").content.decode()
+    note = re.search(r'<p class="note result-entered">(.*?)</p>', page, re.S)
+    assert note and note.start() < page.index('<form method="post" class="result-form"')
+    assert note.group(1) == "Result entered by Oya Başhakem at 00:30"
+
+
+def test_referee_board_names_wrap_instead_of_an_ellipsis():
+    from pathlib import Path
+
+    css = (Path(__file__).resolve().parents[2] / "static/css/site.css").read_text()
+    rule = re.search(r"\.board-link \.names span \{([^}]*)\}", css).group(1)
+    assert "ellipsis" not in rule and "nowrap" not in rule and "line-clamp:2" in rule

@@ -192,3 +192,28 @@ def test_sets_per_match_must_be_odd():
         services.tournament_create(name="Çift", rounds_total=3, sets_per_match=4)
     assert err.value.field == "sets_per_match"
     assert Tournament.objects.count() == before
+
+
+def test_twenty_twenty_completed_hint_points_to_the_25_stone_withdrawal_rule(published_round):
+    """A 20–20 "completed" set: the hint must not suggest choosing who withdrew (illegal at 20–20 too)."""
+    from django.utils import translation
+
+    _, rnd, _ = published_round
+    with translation.override("en"), pytest.raises(ValidationFailed) as err:
+        services.match_result_enter(match=_board1(rnd), sets=[SetInput(20, 20)])
+    text = err.value.message
+    assert "48" in text and "choose who withdrew" not in text
+    assert "only once a player has 25" in text
+
+
+def test_third_set_after_two_nil_names_the_rule_without_a_document_code(published_round):
+    from django.utils import translation
+
+    _, rnd, _ = published_round
+    for lang in ("en", "tr"):
+        with translation.override(lang), pytest.raises(ValidationFailed) as err:
+            services.match_result_enter(match=_board1(rnd), sets=[SetInput(30, 18), SetInput(26, 22), SetInput(20, 28)])
+        assert "003" not in err.value.message
+    with translation.override("en"), pytest.raises(ValidationFailed) as err:
+        services.match_result_enter(match=_board1(rnd), sets=[SetInput(30, 18), SetInput(26, 22), SetInput(20, 28)])
+    assert "decided after set 2" in err.value.message and "lead cannot be caught" in err.value.message
