@@ -174,6 +174,18 @@ class TournamentChoiceField(forms.ModelChoiceField):
         return f"{obj.name} ({year})" if year else obj.name
 
 
+
+def _player_by_federation_id(value: str | None) -> Player | None:
+    """The player whose federation id is ``value`` (any case); ``None`` for a blank value. Raises a
+    form ``ValidationError`` naming the id when there is no such player."""
+    fid = (value or "").strip()
+    if not fid:
+        return None
+    player = Player.objects.filter(federation_id__iexact=fid).first()
+    if player is None:
+        raise forms.ValidationError(_("No player with federation id %(id)s.") % {"id": fid})
+    return player
+
 class UserCreateForm(forms.ModelForm):
     """Staff create an account for a referee, an organiser or a player (:func:`federation.services.user_create`)."""
 
@@ -219,13 +231,7 @@ class UserCreateForm(forms.ModelForm):
         self.fields["email"].help_text = _("Needed for the link to choose a password, and to reset it later.")
 
     def clean_player(self):
-        fid = (self.cleaned_data.get("player") or "").strip()
-        if not fid:
-            return None
-        player = Player.objects.filter(federation_id__iexact=fid).first()
-        if player is None:
-            raise forms.ValidationError(_("No player with federation id %(id)s.") % {"id": fid})
-        return player
+        return _player_by_federation_id(self.cleaned_data.get("player"))
 
     def clean(self):
         data = super().clean()
@@ -262,10 +268,4 @@ class PlayerLinkForm(forms.Form):
                              help_text=_("Leave empty to remove the link."))
 
     def clean_player(self):
-        fid = (self.cleaned_data.get("player") or "").strip()
-        if not fid:
-            return None
-        player = Player.objects.filter(federation_id__iexact=fid).first()
-        if player is None:
-            raise forms.ValidationError(_("No player with federation id %(id)s.") % {"id": fid})
-        return player
+        return _player_by_federation_id(self.cleaned_data.get("player"))

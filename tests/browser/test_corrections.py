@@ -17,7 +17,8 @@ from datetime import date
 import pytest
 
 from federation.models import Player
-from tests.factories import PASSWORD, PlayerFactory, organiser, referee
+from tests.browser.helpers import login as _login
+from tests.factories import PlayerFactory, organiser, referee
 from tournaments import services
 from tournaments.models import Match, Round, Tournament
 from tournaments.services import SetInput
@@ -32,12 +33,6 @@ DRAW = [(20, 28), (30, 18), (24, 24)]       # ½–½
 RATING_TIMEOUT_S = 60  # with a broker the rating run is done by the worker
 
 
-def _login(page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 def _wait_until(predicate, what: str, timeout: float = RATING_TIMEOUT_S):

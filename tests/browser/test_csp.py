@@ -5,19 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import PASSWORD, PlayerFactory, UserFactory, organiser
+from tests.browser.helpers import login as _login
+from tests.factories import PlayerFactory, UserFactory, organiser
 from tournaments import services
 from tournaments.models import Entry, Round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def _login(page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 def _watch(page) -> list[str]:

@@ -4,19 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import PASSWORD, PlayerFactory, organiser
+from tests.browser.helpers import login as _login
+from tests.factories import PlayerFactory, organiser
 from tournaments import services
 from tournaments.models import ForbiddenPair
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def _login(page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 def test_organiser_adds_and_removes_a_forbidden_pair(live_server, new_page):

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.helpers import login as _login
 from tests.factories import PASSWORD, PlayerFactory, organiser, referee
 from tournaments import services
 from tournaments.models import Match
@@ -20,12 +21,6 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
 
-def _login(page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 @pytest.fixture

@@ -11,7 +11,8 @@ from django.core.cache import cache
 from django.db.models import Q
 
 from federation import roles
-from tests.factories import PASSWORD, PlayerFactory, UserFactory, organiser
+from tests.browser.helpers import login as _login
+from tests.factories import PlayerFactory, UserFactory, organiser
 from tournaments import services
 from tournaments.models import TournamentRole
 
@@ -20,12 +21,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}
 
 
-def _login(page, base: str, username: str, password: str = PASSWORD) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", password)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 @pytest.fixture(autouse=True)

@@ -13,7 +13,8 @@ import time
 import pytest
 expect = pytest.importorskip("playwright.sync_api").expect
 
-from tests.factories import PASSWORD, PlayerFactory, TournamentRoleFactory, UserFactory, organiser
+from tests.browser.helpers import login as _login
+from tests.factories import PlayerFactory, TournamentRoleFactory, UserFactory, organiser
 from tournaments import services
 from tournaments.models import Match, TournamentRole
 
@@ -23,12 +24,6 @@ PHONE = {"width": 390, "height": 844}
 TV = {"width": 1920, "height": 1080}
 
 
-def _login(page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 @pytest.fixture

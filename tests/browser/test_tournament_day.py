@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.factories import PASSWORD, PlayerFactory, organiser, referee
+from tests.browser.helpers import login as _login
+from tests.factories import PlayerFactory, organiser, referee
 from tournaments import services
 from tournaments.models import Match, Round, Tournament
 
@@ -17,12 +18,6 @@ PHONE = {"width": 390, "height": 844}
 TRF = Path(__file__).resolve().parents[2] / "tournaments" / "sample_data" / "trf" / "autumn_congress_2018_major.trf"
 
 
-def _login(page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 @pytest.fixture
