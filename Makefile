@@ -97,9 +97,12 @@ test-browser: $(STAMP) pango mo
 test-services: $(STAMP) pango
 	@$(call ok_if_none,$(PYTEST) -m services tests/services $(PYTEST_ARGS))
 
+# every benchmarks/*.py (not _*.py helpers); each prints FIGURE lines with their targets (benchmarks/_report.py)
 bench: $(STAMP)
+	@"$(PY)" -c 'import locust' 2>/dev/null || { echo "installing the [bench] extras (locust, gunicorn) ..."; \
+	  "$(PY)" -m pip install -q --disable-pip-version-check -e '.[dev,bench]'; }
 	@found=0; for f in benchmarks/*.py; do \
-	  [ -e "$$f" ] || continue; case "$$f" in */__init__.py) continue;; esac; \
+	  [ -e "$$f" ] || continue; case "$$f" in */__init__.py|*/_*) continue;; esac; \
 	  found=1; echo "== $$f"; "$(PY)" "$$f"; \
 	done; [ "$$found" = 1 ] || echo "no benchmarks/*.py yet"
 

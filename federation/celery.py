@@ -1,4 +1,7 @@
-"""Celery application. Eager (in-process) unless ``CELERY_BROKER_URL`` or ``REDIS_URL`` is set."""
+"""Celery application. Eager (in-process) unless ``CELERY_BROKER_URL`` or ``REDIS_URL`` is set.
+
+Queues and routes: :mod:`federation.queues` (settings ``CELERY_TASK_ROUTES``, ``CELERY_TASK_DEFAULT_QUEUE``).
+"""
 import os
 
 from celery import Celery

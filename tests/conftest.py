@@ -97,19 +97,26 @@ def celery_worker(django_db_setup, tmp_path_factory):
 
     from federation.celery import app
 
+    from federation.queues import queue_names, task_routes
+
+    # queues of this session's own (test-<id>-default, -pdf, -ratings, -imports): no other worker on
+    # the same Redis takes its jobs, and the routes of federation/queues.py are exercised as in production
     queue = f"test-{uuid.uuid4().hex[:12]}"
-    app.conf.task_default_queue = queue
+    prefix = f"{queue}-"
+    app.conf.task_default_queue = f"{prefix}default"
+    app.conf.task_routes = task_routes(prefix)
     env = dict(os.environ)
     env.update(
         DATABASE_URL=_database_url(connection.settings_dict),
         DJANGO_SETTINGS_MODULE=os.environ.get("DJANGO_SETTINGS_MODULE", "federation.settings.test"),
         PYTHONUNBUFFERED="1",
+        CELERY_QUEUE_PREFIX=prefix,
     )
     log_path = tmp_path_factory.mktemp("celery") / "worker.log"
     celery = Path(sys.executable).with_name("celery")
     cmd = [
         str(celery) if celery.exists() else "celery", "-A", "federation", "worker", "--pool=solo", "-l", "warning",
-        "-Q", queue, "-n", f"{queue}@%h", "--without-gossip", "--without-mingle", "--without-heartbeat",
+        "-Q", ",".join(queue_names(prefix)), "-n", f"{queue}@%h", "--without-gossip", "--without-mingle", "--without-heartbeat",
     ]
     log = open(log_path, "wb")
     proc = subprocess.Popen(cmd, cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
@@ -139,7 +146,8 @@ def celery_worker(django_db_setup, tmp_path_factory):
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait(timeout=5)
         log.close()
-        _forget_queue(app, queue)
+        for name in queue_names(prefix):
+            _forget_queue(app, name)
 
 
 def _forget_queue(app, queue: str) -> None:
@@ -183,7 +191,7 @@ def _wait_until_worker_idle(timeout: float = 60.0) -> None:
 
 
 def _queue_length(app) -> int:
-    """Messages waiting in the session's queue on a Redis broker (0 when it cannot be read)."""
+    """Messages waiting in the session's queues on a Redis broker (0 when it cannot be read)."""
     url = app.conf.broker_url or ""
     if not url.startswith(("redis://", "rediss://")):
         return 0
@@ -192,7 +200,8 @@ def _queue_length(app) -> int:
     try:
         client = redis.Redis.from_url(url)
         try:
-            return int(client.llen(app.conf.task_default_queue) or 0)
+            names = {app.conf.task_default_queue, *(r["queue"] for r in (app.conf.task_routes or {}).values())}
+            return sum(int(client.llen(name) or 0) for name in names)
         finally:
             client.close()
     except redis.RedisError:

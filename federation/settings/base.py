@@ -11,6 +11,8 @@ from pathlib import Path
 import environ
 from csp.constants import NONE, SELF
 
+from federation.queues import task_routes
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = BASE_DIR / "var"
 
@@ -143,6 +145,11 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_TRACK_STARTED = True
+# One queue per kind of job (federation/queues.py); CELERY_QUEUE_PREFIX keeps the
+# queues of a test run apart from any other worker on the same Redis.
+CELERY_QUEUE_PREFIX = env("CELERY_QUEUE_PREFIX", default="")
+CELERY_TASK_DEFAULT_QUEUE = f"{CELERY_QUEUE_PREFIX}default"
+CELERY_TASK_ROUTES = task_routes(CELERY_QUEUE_PREFIX)
 CELERY_TIMEZONE = TIME_ZONE
 # a web request that queues a job never hangs on an unreachable broker (about 2 s at most)
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
