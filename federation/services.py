@@ -37,6 +37,25 @@ CLUB_EDITABLE = {"name": 120, "short_name": 12, "city": 60}
 # --------------------------------------------------------------------------------------------
 
 
+def _touch_tournaments_of(*, players=(), clubs=()) -> None:
+    """Bump the version of every tournament with an entry of one of ``players`` or of a player of one of
+    ``clubs`` (``version = version + 1``): their standings, crosstables and PDFs show names and clubs,
+    and their cached copies are keyed on that version (``tournaments/caching.py``)."""
+    from django.db.models import F, Q
+
+    from tournaments.models import Tournament
+
+    players, clubs = [getattr(p, "pk", p) for p in players], [getattr(c, "pk", c) for c in clubs]
+    if not players and not clubs:
+        return
+    ids = set(
+        Tournament.objects.filter(Q(entries__player__in=players) | Q(entries__player__club__in=clubs))
+        .values_list("pk", flat=True)
+    )
+    if ids:
+        Tournament.objects.filter(pk__in=ids).update(version=F("version") + 1)
+
+
 def _require_staff(user, message: str) -> None:
     if not roles.is_staff(user):
         raise PermissionDenied(message)
@@ -221,6 +240,7 @@ def player_update(*, player: Player, user, reason: str = "", **fields) -> Player
         return player
     with audit_context(action="player.edit", user=user, reason=reason):
         _saved(player, changed, unique={"federation_id": taken_message})
+    _touch_tournaments_of(players=[player])
     return player
 
 
@@ -324,6 +344,8 @@ def player_merge(*, keep: Player, merge: Player, user, reason: str) -> Player:
             earlier.merged_into = keep
             earlier.save(update_fields=["merged_into"])
 
+    _touch_tournaments_of(players=[keep, merge])
+
     from ratings.tasks import rerate_all_task
 
     transaction.on_commit(lambda: rerate_all_task.delay())
@@ -388,6 +410,7 @@ def club_update(*, club: Club, user, reason: str = "", **fields) -> Club:
         setattr(club, name, clean[name])
     with audit_context(action="club.edit", user=user, reason=reason):
         _saved(club, changed, unique={"name": _("There is already a club named %(name)s.") % {"name": club.name}})
+    _touch_tournaments_of(clubs=[club])
     return club
 
 
@@ -477,6 +500,7 @@ def player_anonymise(*, player: Player, user, reason: str) -> Player:
                 imp.text = imp.text.replace(quoted, f'"{player.full_name}"')
                 imp.save(update_fields=["text"])
     player.refresh_from_db()
+    _touch_tournaments_of(players=[player, *Player.objects.filter(merged_into=player)])
     return player
 
 

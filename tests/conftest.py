@@ -251,3 +251,13 @@ def _celery_mode_for_db_tests(request):
         yield
     finally:
         app.conf.task_always_eager = before
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Every test starts with an empty cache (the test settings' in-memory cache): tests re-use primary
+    keys and tournament versions, so a table cached by one test must never reach the next."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

@@ -27,7 +27,7 @@ from federation import roles
 from federation.api_views import error_responses, validated_input
 from federation.errors import NotFound, ValidationFailed
 from federation.models import Player
-from tournaments import access, history, publication, selectors, services, trf_io
+from tournaments import access, caching, history, publication, selectors, services, trf_io
 from tournaments import serializers as s
 from tournaments.models import Entry, ForbiddenPair, Match, Round, Tournament
 
@@ -534,25 +534,35 @@ class StandingsApi(APIView):
         lang = (request.query_params.get("lang") or get_language() or "tr")[:2]
         lang = lang if lang in ("tr", "en") else "tr"
         if access.can_organise(request.user, t):
-            table = selectors.tournament_standings(tournament=t, public_only=False, lang=lang)
+            public_only = False
         elif t.standings_published:
-            table = selectors.tournament_standings(tournament=t, public_only=True, lang=lang)
+            public_only = True
         else:
             raise NotFound(_("The standings are not published yet."))
-        with translation.override(lang):
-            rules_text = selectors.tiebreak_rules_text(table.tiebreak_rules)
-        out = {
-            "rounds": table.rounds,
-            "published_at": t.standings_published_at,
-            "tiebreak_rules": table.tiebreak_rules,
-            "tiebreak_rules_text": rules_text,
-            "official_ranks_differ": table.official_ranks_differ,
-            "tiebreaks": [{"key": k, "label": label} for k, label in zip(table.tiebreak_keys, table.tiebreak_labels)],
-            "rows": selectors.standings_as_dicts(table),
-        }
-        data = s.StandingsOutputSerializer(out).data
-        data["rows"] = out["rows"]  # keep the tie-break keys the row serializer does not name
-        return Response(data)
+
+        def build() -> dict:
+            table = selectors.tournament_standings(tournament=t, public_only=public_only, lang=lang)
+            with translation.override(lang):
+                rules_text = selectors.tiebreak_rules_text(table.tiebreak_rules)
+            out = {
+                "rounds": table.rounds,
+                "published_at": t.standings_published_at,
+                "tiebreak_rules": table.tiebreak_rules,
+                "tiebreak_rules_text": rules_text,
+                "official_ranks_differ": table.official_ranks_differ,
+                "tiebreaks": [
+                    {"key": k, "label": label} for k, label in zip(table.tiebreak_keys, table.tiebreak_labels)
+                ],
+                "rows": selectors.standings_as_dicts(table),
+            }
+            data = dict(s.StandingsOutputSerializer(out).data)
+            data["rows"] = out["rows"]  # keep the tie-break keys the row serializer does not name
+            return data
+
+        # cached per tournament version, language and audience (tournaments/caching.py)
+        return Response(caching.tournament_cached(
+            "standings-api", tournament=t, parts=(lang, int(public_only)), build=build
+        ))
 
 
 class StandingsPublishApi(APIView):

@@ -129,6 +129,17 @@ class Tournament(models.Model):
             ),
         ]
 
+    def save(self, *args, **kwargs):
+        """Save, but never write ``version`` of an existing row: only
+        :func:`tournaments.services.tournament_touch` changes it (``version = version + 1`` in the
+        database), so a form or admin page loaded before a concurrent write cannot set it back and
+        re-use a version number that cached outputs are keyed on (``tournaments/caching.py``)."""
+        if not self._state.adding and self.pk is not None and kwargs.get("update_fields") is None:
+            kwargs["update_fields"] = [
+                f.name for f in self._meta.concrete_fields if not f.primary_key and f.name != "version"
+            ]
+        super().save(*args, **kwargs)
+
     def __str__(self) -> str:
         return self.name
 

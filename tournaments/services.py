@@ -84,6 +84,9 @@ def tournament_touch(tournament: Tournament) -> int:
     output (PDFs, standings) is keyed on it."""
     Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
     tournament.version = Tournament.objects.filter(pk=tournament.pk).values_list("version", flat=True).get()
+    # the instance now holds a version of a transaction that may yet roll back: tournaments.caching
+    # reads the committed one from the database instead
+    tournament._version_written = True
     return tournament.version
 
 
@@ -498,10 +501,10 @@ def entry_add(*, tournament: Tournament, player: Player, user=None, missed_round
     entry = Entry.objects.create(tournament=tournament, player=player, start_no=last + 1, rating=rating)
     if late:
         _give_missed_byes(entry=entry, rounds=tournament.rounds.order_by("number"), kind=missed_rounds)
-        tournament_touch(tournament)
     else:
         entries_sort(tournament=tournament)
         entry.refresh_from_db()
+    tournament_touch(tournament)
     return entry
 
 
@@ -530,6 +533,7 @@ def entry_request_bye(*, entry: Entry, round_number: int, kind: str = "half", us
         entry=entry, round_number=round_number,
         defaults={"kind": kind, "created_by": user if getattr(user, "is_authenticated", False) else None},
     )
+    tournament_touch(tournament)
     return absence
 
 
@@ -554,6 +558,7 @@ def entry_bye_withdraw(*, entry: Entry, round_number: int, user=None, reason: st
             _("Round %(n)d is already paired; delete its pairing first.") % {"n": int(round_number)}, field="round_number"
         )
     absence.delete()
+    tournament_touch(tournament)
 
 
 @transaction.atomic
@@ -571,6 +576,7 @@ def entries_sort(*, tournament: Tournament) -> None:
     changed = [(i, e) for i, e in enumerate(entries, start=1) if e.start_no != i]
     if not changed:
         return
+    tournament_touch(tournament)
     # two passes so the unique (tournament, start_no) constraint holds at every step
     for i, e in changed:
         Entry.objects.filter(pk=e.pk).update(start_no=10000 + i)
@@ -812,6 +818,7 @@ def round_publish(*, round: Round, user=None) -> Round:
     round.status = Round.Status.PUBLISHED
     round.published_at = timezone.now()
     round.save(update_fields=["status", "published_at"])
+    tournament_touch(round.tournament)
     return round
 
 
@@ -878,6 +885,7 @@ def round_swap_pairing(*, round: Round, board_a: int, board_b: int, swap: str, r
     )
     round.modified_by_hand = True
     round.save(update_fields=["modified_by_hand"])
+    tournament_touch(round.tournament)
     return round
 
 

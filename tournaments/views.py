@@ -13,7 +13,9 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -23,7 +25,7 @@ from federation.collation import player_sort_key
 from federation.errors import ApplicationError
 from federation.services import player_register
 from federation import roles
-from tournaments import access, history, publication, selectors, services, trf_io
+from tournaments import access, caching, history, publication, selectors, services, trf_io
 from tournaments.forms import (
     EntriesForm,
     ForbiddenPairForm,
@@ -417,9 +419,23 @@ def referee_home(request):
 LIVE_POLL_SECONDS = 3
 
 
+def _live_data(t: Tournament, number: int | None = None) -> dict | None:
+    """:func:`selectors.live_data` of round ``number`` (default: the live round), cached per tournament
+    version and language; ``None`` when round ``number`` is not public. A fresh dict each call."""
+    lang = _lang()
+
+    def build() -> dict | None:
+        rnd = selectors.live_round(tournament=t, number=number)
+        if rnd is None and number is not None:
+            return None
+        return selectors.live_data(tournament=t, round=rnd)
+
+    data = caching.tournament_cached("live", tournament=t, parts=(lang, number or 0), build=build)
+    return None if data is None else dict(data)
+
+
 def _live_context(request, t: Tournament) -> dict:
-    rnd = selectors.live_round(tournament=t)
-    data = selectors.live_data(tournament=t, round=rnd)
+    data = _live_data(t)
     if publication.results_visible(t, request.user):
         data["standings_url"] = reverse("standings", args=[t.slug])
     return data
@@ -455,10 +471,9 @@ def live_json(request, slug: str):
     if number is not None:
         if not number.isdigit():
             raise Http404("round")
-        rnd = selectors.live_round(tournament=t, number=int(number))
-        if rnd is None:
+        data = _live_data(t, int(number))
+        if data is None:
             raise Http404("round not published")
-        data = selectors.live_data(tournament=t, round=rnd)
         if publication.results_visible(t, request.user):
             data["standings_url"] = reverse("standings", args=[t.slug])
     else:
@@ -486,15 +501,27 @@ def standings(request, slug: str):
     can_org = access.can_organise(request.user, t)
     if not t.standings_published and not can_org:
         return render(request, "tournaments/not_published.html", {"t": t}, status=404)
-    st = selectors.tournament_standings(tournament=t, public_only=not can_org, lang=_lang())
-    current = list(t.tiebreaks or [])
-    slots = current + [""] * max(0, 6 - len(current))
-    options = [(k, tiebreak_label(k, _lang())) for k in sorted(TIEBREAKS)]
-    return render(
-        request, "tournaments/standings.html",
-        {"t": t, "st": st, "can_organise": can_org, "tiebreak_slots": slots, "tiebreak_options": options,
-         "tiebreak_rules_text": selectors.tiebreak_rules_text(st.tiebreak_rules)},
-    )
+    lang, public_only = _lang(), not can_org
+
+    def body() -> str:
+        st = selectors.tournament_standings(tournament=t, public_only=public_only, lang=lang)
+        return render_to_string(
+            "tournaments/_standings_body.html",
+            {"t": t, "st": st, "tiebreak_rules_text": selectors.tiebreak_rules_text(st.tiebreak_rules)},
+        )
+
+    context = {
+        "t": t, "can_organise": can_org,
+        # the table (and its heading) as HTML, cached per tournament version, language and audience
+        "body": mark_safe(caching.tournament_cached(  # noqa: S308 - rendered by our own template
+            "standings-html", tournament=t, parts=(lang, int(public_only)), build=body
+        )),
+    }
+    if can_org:
+        current = list(t.tiebreaks or [])
+        context["tiebreak_slots"] = current + [""] * max(0, 6 - len(current))
+        context["tiebreak_options"] = [(k, tiebreak_label(k, lang)) for k in sorted(TIEBREAKS)]
+    return render(request, "tournaments/standings.html", context)
 
 
 @login_required
@@ -510,8 +537,14 @@ def crosstable(request, slug: str):
     t = _tournament(request, slug)
     if not t.standings_published and not access.can_organise(request.user, t):
         return render(request, "tournaments/not_published.html", {"t": t}, status=404)
-    table = selectors.tournament_crosstable(tournament=t, public_only=True, lang=_lang())
-    return render(request, "tournaments/crosstable.html", {"t": t, "table": table})
+    lang = _lang()
+
+    def table_html() -> str:
+        table = selectors.tournament_crosstable(tournament=t, public_only=True, lang=lang)
+        return render_to_string("tournaments/_crosstable_table.html", {"t": t, "table": table})
+
+    html = caching.tournament_cached("crosstable-html", tournament=t, parts=(lang,), build=table_html)
+    return render(request, "tournaments/crosstable.html", {"t": t, "table_html": mark_safe(html)})  # noqa: S308
 
 
 def crosstable_pdf(request, slug: str):

@@ -184,6 +184,29 @@ TRF_IMPORT_STUCK_MINUTES = env.int("TRF_IMPORT_STUCK_MINUTES", default=30)
 # message): the sweep re-queues it once (it resumes where it stopped), then marks it failed.
 RECORD_IMPORT_STUCK_MINUTES = env.int("RECORD_IMPORT_STUCK_MINUTES", default=10)
 
+# --- Cache -----------------------------------------------------------------------------------------
+# Standings, crosstables, live rounds and rating lists are cached under keys that carry the version
+# their data had (tournaments/caching.py), so a cache never serves a stale table. Embedded default:
+# each process's memory. With Redis (CACHE_URL, else REDIS_URL): one cache for every gunicorn worker;
+# federation.cache.ResilientRedisCache fails open (a Redis restart slows pages down, never breaks them).
+CACHE_URL = env("CACHE_URL", default=REDIS_URL)
+if CACHE_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "federation.cache.ResilientRedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": env("CACHE_KEY_PREFIX", default="mangala"),
+            "TIMEOUT": 6 * 3600,
+            "OPTIONS": {
+                "socket_connect_timeout": env.float("CACHE_CONNECT_TIMEOUT", default=0.5),
+                "socket_timeout": env.float("CACHE_TIMEOUT", default=1.0),
+            },
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "TIMEOUT": 6 * 3600,
+                          "OPTIONS": {"MAX_ENTRIES": 2000}}}
+
 # --- REST framework ---------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

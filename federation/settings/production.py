@@ -8,7 +8,7 @@ E-mail (password reset links): set ``EMAIL_URL`` (``smtp+tls://user:password@hos
 (see ``base.py``). Without them e-mails are written to the log (console backend), as in the embedded mode.
 """
 from .base import *  # noqa: F401,F403
-from .base import REDIS_URL, REST_FRAMEWORK, env
+from .base import REST_FRAMEWORK, env
 
 DEBUG = False
 SECRET_KEY = env("DJANGO_SECRET_KEY")
@@ -38,6 +38,5 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
 }
-# API throttle counters shared by every gunicorn worker
-if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+# The cache (base.py: Redis when CACHE_URL or REDIS_URL is set) holds the API throttle counters shared
+# by every gunicorn worker and the cached standings, crosstables and rating lists.

@@ -23,3 +23,8 @@ TEST_RECORD_DELAY = env.float("TEST_RECORD_DELAY", default=0.0)
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     **CELERY_BROKER_TRANSPORT_OPTIONS, **env.json("TEST_BROKER_TRANSPORT_OPTIONS", default={})
 }
+
+# Each test process keeps its cache in memory, emptied before every test (tests/conftest.py): tests
+# re-use primary keys and versions (rolled-back transactions), so a shared Redis cache would hand one
+# test another's standings. The Redis backend itself is tested in tests/services/test_cache.py.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "TIMEOUT": 6 * 3600}}

@@ -456,9 +456,9 @@ def test_every_public_output_shows_only_the_published_state(org, ref):
         st = rest.get(f"/api/tournaments/{t.slug}/standings/").json()
         assert st["rounds"] == 1 and sorted(r["points"] for r in st["rows"]) == [0.0, 0.0, 1.0, 1.0]
         page = web.get(f"/t/{t.slug}/standings/")
-        assert page.status_code == 200 and page.context["st"].rounds == 1
+        assert page.status_code == 200 and 'data-rounds="1"' in page.content.decode()
         cross = web.get(f"/t/{t.slug}/crosstable/")
-        assert cross.context["table"].round_numbers == (1,)
+        assert 'data-rounds="1"' in cross.content.decode()
         pdf = web.get(f"/t/{t.slug}/crosstable.pdf")
         assert pdf.status_code == 200 and b"".join(pdf.streaming_content)[:5] == b"%PDF-"
         rounds = [r["number"] for r in rest.get(f"/api/tournaments/{t.slug}/").json()["rounds"]]
