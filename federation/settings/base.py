@@ -49,6 +49,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # first: /healthz answers before the host check and the HTTPS redirect (federation/health.py)
+    "federation.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -206,6 +208,8 @@ if CACHE_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "TIMEOUT": 6 * 3600,
                           "OPTIONS": {"MAX_ENTRIES": 2000}}}
+
+HEALTH_TIMEOUT = env.float("HEALTH_TIMEOUT", default=1.0)  # seconds each /healthz check may take
 
 # --- REST framework ---------------------------------------------------------------------------
 REST_FRAMEWORK = {

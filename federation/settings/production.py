@@ -40,3 +40,24 @@ REST_FRAMEWORK = {
 }
 # The cache (base.py: Redis when CACHE_URL or REDIS_URL is set) holds the API throttle counters shared
 # by every gunicorn worker and the cached standings, crosstables and rating lists.
+
+# Logs: one JSON object per line on stdout (python-json-logger), for a log collector: time, level,
+# logger, message and the record's extra fields (a failing request's status code and path, an invariant
+# violation's details); a traceback as one "exc_info" string. DJANGO_LOG_FORMAT=text for plain lines.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "json": {
+            "()": "federation.logs.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s",
+            "datefmt": "%Y-%m-%dT%H:%M:%S%z",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": env("DJANGO_LOG_FORMAT", default="json")},
+    },
+    "root": {"handlers": ["console"], "level": env("DJANGO_LOG_LEVEL", default="WARNING")},
+}
