@@ -53,7 +53,9 @@ def _touch_tournaments_of(*, players=(), clubs=()) -> None:
         .values_list("pk", flat=True)
     )
     if ids:
-        Tournament.objects.filter(pk__in=ids).update(version=F("version") + 1)
+        Tournament.objects.filter(pk__in=ids).update(
+            version=F("version") + 1, standings_version=F("standings_version") + 1
+        )
 
 
 def _require_staff(user, message: str) -> None:

@@ -23,10 +23,13 @@ from tournaments.models import (
 
 
 def touch_tournaments(ids) -> None:
-    """Bump the ``version`` of the tournaments ``ids`` in the database (``version = version + 1``)."""
+    """Bump ``version`` and ``standings_version`` of the tournaments ``ids`` in the database
+    (``version = version + 1``): their cached outputs are keyed on them (tournaments/caching.py)."""
     ids = {i for i in ids if i is not None}
     if ids:
-        Tournament.objects.filter(pk__in=ids).update(version=F("version") + 1)
+        Tournament.objects.filter(pk__in=ids).update(
+            version=F("version") + 1, standings_version=F("standings_version") + 1
+        )
 
 
 class TouchesTournamentMixin:

@@ -561,7 +561,7 @@ class StandingsApi(APIView):
 
         # cached per tournament version, language and audience (tournaments/caching.py)
         return Response(caching.tournament_cached(
-            "standings-api", tournament=t, parts=(lang, int(public_only)), build=build
+            "standings-api", tournament=t, parts=(lang,), public=public_only, build=build
         ))
 
 

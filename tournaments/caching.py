@@ -2,7 +2,9 @@
 
 Every write that changes what a tournament shows bumps ``Tournament.version`` in the database, in the
 transaction of the write, with ``version = version + 1`` (:func:`tournaments.services.tournament_touch`;
-concurrent writers never lose a bump). A cached value is stored under a key that carries the version
+concurrent writers never lose a bump), and ``Tournament.standings_version`` unless it is a result of a
+round not closed yet — the public standings and crosstable, which count closed rounds only, are keyed
+on the latter (``public=True``), so they stay cached while a round is being played. A cached value is stored under a key that carries the version
 read *before* the data (:func:`current_version`), so
 
 * a reader never gets a table older than the version it read: a write commits its data and its bump
@@ -15,7 +17,8 @@ write of the same request bumped it in memory — a service that failed and roll
 instance's version ahead of the database: it is then read again (:func:`current_version`). Only views, API views and jobs use this module — never a service inside its transaction (an
 uncommitted version must not name a cached value).
 
-Keys: ``t:<LAYOUT>:<kind>:<tournament id>:<version>:<parts...>``. ``kind`` names the output
+Keys: ``t:<LAYOUT>:<kind>:<tournament id>:<version>:<p|o>:<parts...>`` (``p``: public, keyed on
+``standings_version``; ``o``: keyed on ``version``). ``kind`` names the output
 ("standings", "standings-html", "crosstable-html", "live", ...), ``parts`` whatever else it depends on
 (language, public or organiser view, round number). :data:`LAYOUT` is bumped when a cached shape or
 template changes, so a new release never reads an old release's values.
@@ -39,18 +42,19 @@ LAYOUT = 1
 _MISSING = object()
 
 
-def current_version(tournament: Tournament) -> int:
-    """The version of ``tournament``'s data, read before the data: the instance's own, as loaded at the
-    start of the request, unless a write of this request bumped it in memory
-    (:func:`tournaments.services.tournament_touch`, whose transaction may have rolled back) — then the
-    committed one, read from the database (one query) and set on ``tournament``. Raises
-    ``Tournament.DoesNotExist`` if the tournament was deleted meanwhile."""
-    if not getattr(tournament, "_version_written", False):
-        return tournament.version
-    version = Tournament.objects.filter(pk=tournament.pk).values_list("version", flat=True).get()
-    tournament.version = version
-    tournament._version_written = False
-    return version
+def current_version(tournament: Tournament, *, public: bool = False) -> int:
+    """The version of ``tournament``'s data, read before the data: ``standings_version`` when
+    ``public`` (the public standings and crosstable, which ignore results of rounds not closed yet),
+    else ``version``. The instance's own, as loaded at the start of the request, unless a write of this
+    request bumped it in memory (:func:`tournaments.services.tournament_touch`, whose transaction may
+    have rolled back) — then the committed ones, read from the database (one query) and set on
+    ``tournament``. Raises ``Tournament.DoesNotExist`` if the tournament was deleted meanwhile."""
+    if getattr(tournament, "_version_written", False):
+        tournament.version, tournament.standings_version = (
+            Tournament.objects.filter(pk=tournament.pk).values_list("version", "standings_version").get()
+        )
+        tournament._version_written = False
+    return tournament.standings_version if public else tournament.version
 
 
 def cache_key(kind: str, tournament_id: int, version: int, parts: tuple[Hashable, ...] = ()) -> str:
@@ -60,14 +64,17 @@ def cache_key(kind: str, tournament_id: int, version: int, parts: tuple[Hashable
 
 
 def tournament_cached(kind: str, *, tournament: Tournament, parts: tuple[Hashable, ...] = (),
-                      build: Callable[[], T], timeout: int | None = None) -> T:
+                      build: Callable[[], T], public: bool = False, timeout: int | None = None) -> T:
     """``build()``, cached under the tournament's current version (module docstring).
 
-    ``parts``: what else the value depends on (language, public flag, round number): strings or
-    numbers without ``:``. ``timeout``: seconds (default: the cache's ``TIMEOUT``). A cache that fails
-    is skipped (``federation.cache.ResilientRedisCache``): the value is then built every time.
+    ``parts``: what else the value depends on (language, round number): strings or numbers without
+    ``:``. ``public``: the value is the public standings or crosstable (closed, published rounds only),
+    keyed on ``standings_version``, which results of open rounds leave alone; otherwise on ``version``.
+    ``timeout``: seconds (default: the cache's ``TIMEOUT``). A cache that fails is skipped
+    (``federation.cache.ResilientRedisCache``): the value is then built every time.
     """
-    key = cache_key(kind, tournament.pk, current_version(tournament), parts)
+    version = current_version(tournament, public=public)
+    key = cache_key(kind, tournament.pk, version, (("p" if public else "o"), *parts))
     value = cache.get(key, _MISSING)
     if value is not _MISSING:
         return value

@@ -98,12 +98,15 @@ class Tournament(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     version = models.PositiveIntegerField(default=1)
+    #: bumped with ``version`` by every write except a result of a round not closed yet, which the public
+    #: standings and crosstable do not count: their cached copies are keyed on it (tournaments/caching.py)
+    standings_version = models.PositiveIntegerField(default=1)
     archived_at = models.DateTimeField(
         _("archived at"), null=True, blank=True,
         help_text=_("An archived tournament is hidden from everyone but staff and no longer rated."),
     )
 
-    history = history(excluded_fields=["version"])
+    history = history(excluded_fields=["version", "standings_version"])
 
     class Meta:
         ordering = ["-start_date", "name"]
@@ -130,13 +133,14 @@ class Tournament(models.Model):
         ]
 
     def save(self, *args, **kwargs):
-        """Save, but never write ``version`` of an existing row: only
-        :func:`tournaments.services.tournament_touch` changes it (``version = version + 1`` in the
-        database), so a form or admin page loaded before a concurrent write cannot set it back and
+        """Save, but never write ``version`` or ``standings_version`` of an existing row: only
+        :func:`tournaments.services.tournament_touch` changes them (``version = version + 1`` in the
+        database), so a form or admin page loaded before a concurrent write cannot set one back and
         re-use a version number that cached outputs are keyed on (``tournaments/caching.py``)."""
         if not self._state.adding and self.pk is not None and kwargs.get("update_fields") is None:
             kwargs["update_fields"] = [
-                f.name for f in self._meta.concrete_fields if not f.primary_key and f.name != "version"
+                f.name for f in self._meta.concrete_fields
+                if not f.primary_key and f.name not in ("version", "standings_version")
             ]
         super().save(*args, **kwargs)
 

@@ -105,7 +105,9 @@ class _Loaded:
 
 def _load(tournament: Tournament, *, max_round: int | None, public_only: bool) -> _Loaded:
     entries = list(tournament.entries.select_related("player__club").order_by("start_no"))
-    qs = Match.objects.filter(round__tournament=tournament).select_related("round")
+    # the rounds are few: one instance each (prefetched), not one per match (a join would build 1,350 for a
+    # 300-player 9-round event)
+    qs = Match.objects.filter(round__tournament=tournament).prefetch_related("round")
     if public_only:
         qs = qs.filter(round__status=Round.Status.CLOSED)
     if max_round is not None:
@@ -270,6 +272,14 @@ def tournament_standings(
     Otherwise ``after_round`` defaults to the last closed round (before any is closed: the last round
     with a game result, and ``provisional`` is true).
     """
+    return _standings(tournament=tournament, public_only=public_only, after_round=after_round, lang=lang)[0]
+
+
+def _standings(
+    *, tournament: Tournament, public_only: bool, after_round: int | None, lang: str
+) -> tuple[Standings, _Loaded]:
+    """:func:`tournament_standings` and the rows it was computed from (every round up to its
+    ``rounds`` at least: :func:`tournament_crosstable` reads its cells from them, no second load)."""
     if public_only:
         published = standings_round_for(tournament=tournament, public_only=True) or 0
         after_round = published if after_round is None else min(after_round, published)
@@ -303,7 +313,7 @@ def tournament_standings(
         tournament_id=tournament.id, rounds=rounds, provisional=provisional, tiebreak_keys=keys,
         tiebreak_labels=tuple(tiebreak_label(k, lang) for k in keys), lines=tuple(lines), tiebreak_rules=rules,
         official_ranks_differ=_official_ranks_differ(tournament, lines, rounds),
-    )
+    ), loaded
 
 
 def _official_ranks_differ(tournament: Tournament, lines: list[StandingLine], rounds: int) -> bool:
@@ -361,8 +371,7 @@ def tournament_crosstable(*, tournament: Tournament, public_only: bool = True, l
     from federation.formatting import colour_letter
 
     white_letter, black_letter = colour_letter("w", lang=lang), colour_letter("b", lang=lang)
-    standings = tournament_standings(tournament=tournament, public_only=public_only, lang=lang)
-    loaded = _load(tournament, max_round=standings.rounds, public_only=public_only)
+    standings, loaded = _standings(tournament=tournament, public_only=public_only, after_round=None, lang=lang)
     rounds = standings.rounds
     by_id = {e.id: e for e in loaded.entries}
     cells: dict[int, dict[int, CrossCell]] = defaultdict(dict)

@@ -12,7 +12,7 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Sequence
+from collections.abc import Callable, Sequence
 
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max, Q
@@ -78,12 +78,23 @@ def audited(action: str):
     return decorate
 
 
-def tournament_touch(tournament: Tournament) -> int:
+def tournament_touch(tournament: Tournament, *, standings: bool | Callable[[], bool] = True) -> int:
     """Bump ``tournament.version`` atomically in the database (``version = version + 1``: concurrent
     writers never lose a bump) and return the new value, also set on ``tournament``. Every cached
-    output (PDFs, standings) is keyed on it."""
+    output (PDFs, standings, live round) is keyed on it.
+
+    ``standings`` (default true): bump ``standings_version`` too — the key of the public standings and
+    crosstable. Only a result in a round not closed yet, which they do not count, leaves it, so a hall
+    of referees entering results does not empty the public standings' cache with every board. A
+    callable is asked *after* ``version`` was bumped, i.e. once this transaction holds the tournament
+    row's lock: a concurrent round close (which bumps both under the same lock) has then either
+    committed — the callable sees the round closed — or will commit after this write."""
     Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
-    tournament.version = Tournament.objects.filter(pk=tournament.pk).values_list("version", flat=True).get()
+    if standings if isinstance(standings, bool) else standings():
+        Tournament.objects.filter(pk=tournament.pk).update(standings_version=F("standings_version") + 1)
+    tournament.version, tournament.standings_version = (
+        Tournament.objects.filter(pk=tournament.pk).values_list("version", "standings_version").get()
+    )
     # the instance now holds a version of a transaction that may yet roll back: tournaments.caching
     # reads the committed one from the database instead
     tournament._version_written = True
@@ -1289,7 +1300,10 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
         from federation.errors import integrity_error_message
 
         raise ValidationFailed(integrity_error_message(exc), field="sets") from exc
-    tournament_touch(tournament)
+    # a result of a round not closed is not in the public standings: their cached copies stay valid
+    tournament_touch(
+        tournament, standings=lambda: Round.objects.filter(pk=match.round_id, status=Round.Status.CLOSED).exists()
+    )
     if closed and tournament.status == Tournament.Status.FINISHED and tournament.standings_published_at is not None:
         _rerate_on_commit(tournament)
     return match

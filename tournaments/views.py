@@ -514,7 +514,7 @@ def standings(request, slug: str):
         "t": t, "can_organise": can_org,
         # the table (and its heading) as HTML, cached per tournament version, language and audience
         "body": mark_safe(caching.tournament_cached(  # noqa: S308 - rendered by our own template
-            "standings-html", tournament=t, parts=(lang, int(public_only)), build=body
+            "standings-html", tournament=t, parts=(lang,), public=public_only, build=body
         )),
     }
     if can_org:
@@ -543,7 +543,7 @@ def crosstable(request, slug: str):
         table = selectors.tournament_crosstable(tournament=t, public_only=True, lang=lang)
         return render_to_string("tournaments/_crosstable_table.html", {"t": t, "table": table})
 
-    html = caching.tournament_cached("crosstable-html", tournament=t, parts=(lang,), build=table_html)
+    html = caching.tournament_cached("crosstable-html", tournament=t, parts=(lang,), public=True, build=table_html)
     return render(request, "tournaments/crosstable.html", {"t": t, "table_html": mark_safe(html)})  # noqa: S308
 
 

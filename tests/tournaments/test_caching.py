@@ -181,3 +181,30 @@ def test_pages_work_while_the_cache_is_down(completed_tournament):
     for path in (f"/t/{slug}/standings/", f"/t/{slug}/crosstable/", f"/t/{slug}/live.json",
                  f"/api/tournaments/{slug}/standings/"):
         assert Client().get(path).status_code == 200, path
+
+
+def test_results_of_an_open_round_keep_the_public_standings_cached(people):
+    """While round 2 is played, the public standings (after round 1) stay cached: entering a result of
+    the open round bumps ``version`` (live page, organiser view) but not ``standings_version``; a
+    correction in the closed round 1 bumps both, and the public page shows it."""
+    org, ref, _boss = people
+    t, _club = _event(org)
+    rnd1 = _play_first_round(t, org, ref)
+    rnd2 = services.round_pair(tournament=t, user=org)
+    services.round_publish(round=rnd2, user=org)
+    client = Client()
+    client.get(f"/t/{t.slug}/standings/")
+    before = Tournament.objects.values_list("version", "standings_version").get(pk=t.pk)
+    services.match_result_enter(match=rnd2.matches.filter(kind="game").first(), sets=WHITE_WINS, user=ref)
+    after = Tournament.objects.values_list("version", "standings_version").get(pk=t.pk)
+    assert after == (before[0] + 1, before[1])
+    with CaptureQueriesContext(connection) as ctx:
+        page = client.get(f"/t/{t.slug}/standings/").content.decode()
+    assert len(ctx.captured_queries) == 1  # still cached
+    board1 = rnd1.matches.get(board=1)
+    name = board1.white.player.full_name
+    assert _points(page, name) == "1"
+    services.match_result_enter(match=board1, sets=BLACK_WINS, user=org, reason="yanlış masa",
+                                expected_version=board1.version)
+    assert Tournament.objects.values_list("standings_version", flat=True).get(pk=t.pk) == before[1] + 1
+    assert _points(client.get(f"/t/{t.slug}/standings/").content.decode(), name) == "0"
