@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
 from federation.collation import search_fold, turkish_case_variants
-from federation.models import Club, Player
+from federation.models import Club, DataVersion, Player
 
 admin.site.site_header = _("Mangala Federation")
 admin.site.site_title = _("Mangala Federation")
@@ -150,3 +150,11 @@ class PlayerAdmin(TurkishSearchHistoryAdmin):
         (_("club"), {"fields": ("club", "city")}),
         (None, {"fields": ("rating", "user", "active", "merged_into")}),
     )
+
+
+@admin.register(DataVersion)
+class DataVersionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """The counters the rating list's cache is keyed on (federation.versions): to read, never to set."""
+
+    list_display = ("name", "value")
+    search_fields = ("name",)

@@ -4,3 +4,8 @@ from django.apps import AppConfig
 class FederationConfig(AppConfig):
     name = "federation"
     verbose_name = "Federasyon"
+
+    def ready(self) -> None:
+        from federation.versions import connect_signals
+
+        connect_signals()

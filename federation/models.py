@@ -133,3 +133,19 @@ class Player(SearchKeysMixin, models.Model):
         if self.first_name:
             return f"{self.last_name}, {self.first_name}"
         return self.last_name
+
+
+class DataVersion(models.Model):
+    """A counter per kind of data that cached pages show across tournaments (``members``: players and
+    clubs; ``ratings``: rating runs), bumped (``value = value + 1``) after every transaction that
+    changes that data (:mod:`federation.versions`). The rating list's cached copies are keyed on them."""
+
+    name = models.CharField(max_length=40, primary_key=True)
+    value = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("data version")
+        verbose_name_plural = _("data versions")
+
+    def __str__(self) -> str:
+        return f"{self.name} v{self.value}"

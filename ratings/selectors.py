@@ -8,6 +8,7 @@ or into small dataclasses the pages and the API share.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
@@ -225,40 +226,90 @@ def filtered_players(filters: RatingFilters) -> QuerySet[Player]:
     return qs
 
 
-def rating_list(filters: RatingFilters = RatingFilters(), *, order: str = "rating") -> list[RatingListLine]:
-    """Rated players (``Player.rating`` > 0) matching ``filters``, in two queries.
+#: Bumped when the shape of the cached rating list rows changes.
+RATING_LIST_LAYOUT = 1
 
-    ``order="rating"``: rating (desc), then Turkish name order; ``order="name"``: Turkish name order.
-    Ranks count from 1 in rating order; equal ratings share a rank. ``sets`` is the player's total of
-    rated sets, ``status`` the status after their last rated event ("established" when the rating
-    comes from before the national rating and no event changed it yet).
-    """
-    players = list(filtered_players(filters).filter(rating__gt=0, active=True, merged_into__isnull=True))
-    stats = {
-        row["player_id"]: row
-        for row in RatingChange.objects.filter(player__in=[p.pk for p in players])
-        .values("player_id")
-        .annotate(n=Sum("sets"), events=Count("id"))
-    }
+
+class RatingListRows(Sequence):
+    """The rating list as a sequence of :class:`RatingListLine` that loads players only for the slice
+    asked for (a page of 100: one query), over rows computed once and cached (:func:`rating_list`).
+    ``len()`` is the number of lines; indexing and slicing give lines (slices: one query)."""
+
+    def __init__(self, rows: list[tuple]) -> None:
+        self._rows = rows  # (rank, player id, rating, sets, status, last period)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def _lines(self, rows: list[tuple]) -> list[RatingListLine]:
+        players = Player.objects.select_related("club").in_bulk([r[1] for r in rows])
+        return [RatingListLine(rank, players[pid], rating, n, status, period)
+                for rank, pid, rating, n, status, period in rows if pid in players]
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return self._lines(self._rows[index])
+        return self._lines([self._rows[index]])[0]
+
+
+def _rating_list_rows(filters: RatingFilters, order: str) -> list[tuple]:
+    players = list(
+        filtered_players(filters).select_related(None).filter(rating__gt=0, active=True, merged_into__isnull=True)
+        .only("pk", "rating", "first_name", "last_name", "federation_id")
+    )
+    ids = [p.pk for p in players]
+    stats = dict(
+        RatingChange.objects.filter(player__in=ids).values("player_id").annotate(n=Sum("sets"))
+        .values_list("player_id", "n")
+    )
     last_status: dict[int, tuple[dt.date, str]] = {}
     for pid, period, status in (
-        RatingChange.objects.filter(player__in=[p.pk for p in players])
+        RatingChange.objects.filter(player__in=ids)
         .order_by("player_id", "period", "event_id")
         .values_list("player_id", "period", "status_after")
     ):
         last_status[pid] = (period, status)
     players.sort(key=lambda p: (-p.rating, player_sort_key(p)))
-    lines = []
+    rows = []
     rank = 0
     prev = None
     for i, p in enumerate(players, start=1):
         if p.rating != prev:
             rank, prev = i, p.rating
         period, status = last_status.get(p.pk, (None, "established"))
-        lines.append(RatingListLine(rank, p, p.rating, int((stats.get(p.pk) or {}).get("n") or 0), status, period))
+        rows.append((rank, p.pk, p.rating, int(stats.get(p.pk) or 0), status, period, player_sort_key(p)))
     if order == "name":
-        lines.sort(key=lambda line: player_sort_key(line.player))
-    return lines
+        rows.sort(key=lambda row: row[6])
+    return [row[:6] for row in rows]
+
+
+def rating_list(filters: RatingFilters = RatingFilters(), *, order: str = "rating") -> RatingListRows:
+    """Rated players (``Player.rating`` > 0, active, not merged) matching ``filters``, as
+    :class:`RatingListRows` (a sequence of :class:`RatingListLine`).
+
+    ``order="rating"``: rating (desc), then Turkish name order; ``order="name"``: Turkish name order.
+    Ranks count from 1 in rating order; equal ratings share a rank. ``sets`` is the player's total of
+    rated sets, ``status`` the status after their last rated event ("established" when the rating
+    comes from before the national rating and no event changed it yet).
+
+    The rows are computed in three queries and cached under the ``members`` and ``ratings`` data
+    versions (:mod:`federation.versions`: every player or club change and every rating run moves them),
+    the filters and the order; a page then costs one more query for its players.
+    """
+    from django.core.cache import cache
+
+    from federation.versions import current
+
+    members, ratings = current("members", "ratings")
+    key = "ratings:list:{}:{}:{}:{}".format(
+        RATING_LIST_LAYOUT, members, ratings,
+        hashlib.sha1(repr((filters, order)).encode()).hexdigest()[:20],
+    )
+    rows = cache.get(key)
+    if rows is None:
+        rows = _rating_list_rows(filters, order)
+        cache.set(key, rows)
+    return RatingListRows(rows)
 
 
 def rating_cities() -> list[str]:

@@ -26,6 +26,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from federation.models import Player
+from federation.versions import bump_on_commit
 from ratings import selectors
 from ratings.engine import UNRATED, MarginElo, RatingRun, rate_events
 from ratings.models import InitialRating, RatingChange, RatingEvent, RatingGameLine
@@ -141,6 +142,7 @@ def _update_players(run: RatingRun) -> int:
             p.rating = want[p.pk]
             changed.append(p)
     Player.objects.bulk_update(changed, ["rating"], batch_size=500)
+    bump_on_commit("ratings")  # the rating list's cached copies (bulk writes send no signal)
     return len(changed)
 
 
@@ -171,6 +173,7 @@ def _rewrite_from(key: tuple[dt.date, int] | None, progress: Callable[[int, int,
     if key is None:
         return RatingSummary((), 0, _update_players(run))
     RatingEvent.objects.filter(_key_q(key)).delete()
+    bump_on_commit("ratings")
     todo = [i for i in inputs if (i.event.date, i.tournament.pk) >= key]
     now = timezone.now()
     for n, inp in enumerate(todo, start=1):
@@ -197,11 +200,13 @@ def tournament_rate(*, tournament: Tournament) -> RatingEvent | None:
     tournament = Tournament.objects.get(pk=tournament.pk)
     RatingEvent.objects.filter(tournament=tournament).delete()
     if not selectors.is_rateable(tournament):
+        bump_on_commit("ratings")
         return None
     key = selectors.event_key(tournament)
     upto = [t for t in selectors.rateable_tournaments() if selectors.event_key(t) <= key]
     inputs = selectors.rating_inputs(upto)
     run = _run(inputs)
+    bump_on_commit("ratings")
     return _write_event(inputs[-1], run, timezone.now())
 
 
@@ -224,4 +229,5 @@ def ratings_recompute_all(*, progress: Callable[[int, int, RatingEvent], None] |
     """Delete every stored rating event and rate all rated tournaments again in order;
     ``progress(n, total, rating_event)`` is called after each event. Updates ``Player.rating``."""
     RatingEvent.objects.all().delete()
+    bump_on_commit("ratings")
     return _rewrite_from(None, progress)

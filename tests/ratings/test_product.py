@@ -270,7 +270,10 @@ def test_publishing_final_standings_queues_the_rating(four, django_capture_on_co
     _play_round(t, org, {1: [(30, 18), (30, 18)], 2: [(18, 30), (24, 24), (20, 28)]})
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         ts.standings_publish(tournament=t, user=org)
-    assert len(callbacks) == 1 and queued == [t.pk]
+    from federation.versions import _Bump
+
+    # one job queued; the rating run itself then counts a new version of the rating list (a _Bump)
+    assert len([c for c in callbacks if not isinstance(c, _Bump)]) == 1 and queued == [t.pk]
     ev = RatingEvent.objects.get(tournament=t)
     assert ev.rated_sets == 5 and RatingChange.objects.filter(event=ev).count() == 4
 
@@ -546,7 +549,9 @@ def test_pages_load_with_a_fixed_number_of_queries(client, rated_event, django_a
     _publish(t2, org2)
     with django_assert_max_num_queries(6):
         assert client.get(reverse("player-detail", args=[four[0].federation_id])).status_code == 200
-    with django_assert_max_num_queries(7):
+    with django_assert_max_num_queries(8):  # cold: the data versions, the list's rows, the page's players
+        assert client.get(reverse("rating-list")).status_code == 200
+    with django_assert_max_num_queries(5):  # warm: the rows come from the cache
         assert client.get(reverse("rating-list")).status_code == 200
 
 
@@ -684,3 +689,43 @@ def test_rating_period_prefers_end_then_start_then_creation_day():
     t.start_date = None
     t.standings_published_at = tz.now()
     assert selectors.rating_period(t) == dt.date(2026, 6, 1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_cached_rating_list_follows_renames_and_rating_runs(client):
+    """The rating list is cached under the members/ratings data versions (federation/versions.py): a
+    warm page reads no rating change, and a rename or a new rating run shows at once. Transactional:
+    the counters move when a write commits."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from federation import services as member_services
+    from federation.versions import current
+    from tests.factories import UserFactory
+
+    four = [PlayerFactory(rating=1900 - 100 * i, last_name=n, first_name="Ali")
+            for i, n in enumerate(["Çelik", "Cengiz", "Işık", "İnce"])]
+    assert _names(client.get(reverse("rating-list"))) == ["Çelik", "Cengiz", "Işık", "İnce"]
+    with CaptureQueriesContext(connection) as ctx:
+        client.get(reverse("rating-list"))
+    assert not [q for q in ctx.captured_queries if "ratings_ratingchange" in q["sql"]]
+    boss = UserFactory(username="rl-staff", is_staff=True)
+    before = current("members", "ratings")
+    member_services.player_update(player=four[0], user=boss, last_name="Çetin", reason="nüfus")
+    assert current("members", "ratings") == (before[0] + 1, before[1])
+    assert _names(client.get(reverse("rating-list")))[0] == "Çetin"
+    t, org, _ = _two_round_event(
+        four, "Önbellek Açık", dt.date(2026, 4, 5),
+        {1: [(10, 38), (8, 40)], 2: [(10, 38), (8, 40)]}, {1: [(10, 38), (8, 40)], 2: [(10, 38), (8, 40)]},
+    )
+    ratings_before = current("ratings")[0]
+    _publish(t, org)
+    from ratings.services import ratings_recompute_all
+
+    ratings_recompute_all()
+    assert current("ratings")[0] > ratings_before
+    lines = client.get(reverse("rating-list")).context["lines"]
+    stored = dict(Player.objects.filter(pk__in=[p.pk for p in four]).values_list("pk", "rating"))
+    assert [ln.rating for ln in lines] == sorted((r for r in stored.values() if r > 0), reverse=True)
+    assert all(ln.rating == stored[ln.player.pk] for ln in lines)
+    assert sum(ln.sets for ln in lines) == 16  # 2 rounds x 2 boards x 2 sets, for both players: recomputed
