@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy
 ACTION_LABELS = {
     "tournament.create": gettext_lazy("tournament created"), "tournament.edit": gettext_lazy("tournament edited"),
     "tournament.delete": gettext_lazy("tournament deleted"), "tournament.restore": gettext_lazy("tournament restored"),
+    "tournament.import": gettext_lazy("tournament imported"),
     "entry.add": gettext_lazy("player entered"), "entry.withdraw": gettext_lazy("player withdrawn"),
     "entry.reinstate": gettext_lazy("withdrawal undone"), "bye.request": gettext_lazy("bye requested"),
     "bye.withdraw": gettext_lazy("bye request withdrawn"), "round.pair": gettext_lazy("round paired"),

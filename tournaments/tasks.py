@@ -1,12 +1,16 @@
 """Celery tasks of tournaments: they take ids and call services."""
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
 from django.utils import translation
 
 from federation.jobs import JOB_OPTIONS, pause
 from tournaments.crosstable_pdf import crosstable_pdf_build
 from tournaments.models import Tournament
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task(name="tournaments.crosstable_pdf", **JOB_OPTIONS)
@@ -65,3 +69,23 @@ def sweep_stuck_trf_imports_task() -> dict:
     from tournaments.trf_io import trf_import_sweep
 
     return {"failed": trf_import_sweep()}
+
+
+@shared_task(name="tournaments.check_invariants", **JOB_OPTIONS)
+def check_invariants_task(tournament_id: int | None = None) -> int:
+    """Check the database's invariants (:func:`tournaments.invariants.check_invariants`; one tournament
+    when ``tournament_id`` is given) and log each violation at ERROR level as ``"invariant violated"``
+    with its ``invariant`` (kind), ``model``, ``pk``, ``detail`` (the sentence, in English),
+    ``expected``, ``found`` and ``tournament`` (slug) as extra fields. Returns the number of violations.
+    Read-only, so running it twice is harmless; meant for the nightly beat schedule."""
+    from tournaments.invariants import check_invariants
+
+    scope = None if tournament_id is None else Tournament.objects.filter(pk=tournament_id)
+    with translation.override("en"):
+        violations = check_invariants(tournaments=scope)
+    for v in violations:
+        logger.error("invariant violated", extra={
+            "invariant": v.kind, "model": v.model, "pk": v.pk, "detail": v.message, "expected": v.expected,
+            "found": v.found, "tournament": v.tournament,
+        })
+    return len(violations)

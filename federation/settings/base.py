@@ -9,6 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 from csp.constants import NONE, SELF
 
 from federation.queues import task_routes
@@ -178,6 +179,9 @@ CELERY_RESULT_EXPIRES = 24 * 3600  # seconds a task's result is kept (Redis key 
 CELERY_BEAT_SCHEDULE = {
     "sweep-stuck-record-imports": {"task": "games.sweep_stuck_imports", "schedule": 60.0},
     "sweep-stuck-trf-imports": {"task": "tournaments.sweep_stuck_trf_imports", "schedule": 60.0},
+    # every night at 03:30 (TIME_ZONE): the database's invariants (stones, match shapes, standings and
+    # their cached copies, ratings); each violation is logged at ERROR level (tournaments/invariants.py)
+    "check-invariants": {"task": "tournaments.check_invariants", "schedule": crontab(hour=3, minute=30)},
 }
 # A TRF import still "running" after this long lost its worker; it is one transaction, so nothing was
 # imported: the sweep marks it failed with that reason (the organiser uploads it again).

@@ -1,0 +1,707 @@
+"""Invariants of the stored data: what must hold whatever wrote the rows (a service, an import, the
+admin, a shell, a bug). ``manage.py check_invariants`` and the nightly Celery task
+``tournaments.check_invariants`` run :func:`check_invariants`; the archive import
+(:mod:`tournaments.archive`) runs :func:`check_tournament` on what it is about to commit.
+
+Two layers:
+
+* **Rules over plain values** (no Django, no query): :func:`set_findings`, :func:`match_findings`,
+  :func:`round_findings` and :func:`rating_change_findings` take numbers and strings and return
+  :class:`Finding` values (a ``kind``, the parameters of its sentence, expected and found). They are
+  the rules of RULES.md applied through the rules engine (:mod:`games.engine`).
+* **Loaders over querysets**: :func:`check_tournament`, :func:`check_ratings` and
+  :func:`check_invariants` read the rows with a fixed number of queries per tournament and turn the
+  findings into :class:`Violation` values (``kind``, ``model``, ``pk``, ``message``; plus ``expected``,
+  ``found`` and the tournament's slug). Messages are in the active language.
+
+What is checked (``kind`` of each violation):
+
+* sets — ``set.stones_range``/``set.stones_total`` (every store 0..48, the recorded stones total 48,
+  Kural 1), ``set.starter`` (white starts odd sets, black even ones), ``set.stores`` (a completed set
+  keeps no withdrawal stores, a withdrawal keeps them), ``set.result`` (the engine accepts the result:
+  no level "draw" with stones left, no withdrawal before 25 — Kural 14.5/14.6), ``set.withdrawal``
+  (the recorded stones follow from the stores at the withdrawal: 25–23 or the pits credited to the
+  winner), ``set.moves`` (a stored move record replays to the stored result);
+* matches — ``match.bye_sets``/``match.bye_points`` (a bye has no sets and is worth its kind:
+  ``pab`` = the event's ``bye_points``, half ½, full 1, zero 0), ``match.forfeit_sets``/
+  ``match.forfeit_points`` (a forfeit has no sets; 0–1, 1–0 or 0–0), ``match.set_count``/
+  ``match.set_numbers`` (at most ``sets_per_match`` sets, numbered 1..k), ``match.sets_after_decision``
+  (no set after the match was decided), ``match.points`` (1 / ½ / 0 as the sets give them, none while
+  undecided), ``match.points_sum`` and ``match.no_sets`` (a result without sets only from a TRF file,
+  and then 1 point in all), ``match.version`` (≥ 1), ``match.foreign_entry`` (both players are
+  entries of the round's tournament);
+* rounds — ``round.player_twice``/``round.bye_twice`` (nobody on two boards of a round, a bye at most
+  once per player and round), ``round.without_result`` (a closed round has every result);
+* entries — ``entry.withdrawal`` (``withdrawn`` and ``withdrawn_after_round`` agree),
+  ``entry.paired_after_withdrawal`` (no game after the round a player withdrew after);
+* tournaments — ``tournament.version`` (≥ 1), ``tournament.standings_version`` (1 ≤ it ≤ ``version``), ``tournament.round_numbers`` (rounds 1..k),
+  ``tournament.rounds_total`` (no more rounds than the event has), ``tournament.round_not_closed``
+  (only the last round may be open), ``tournament.status`` (a draft has no round, a finished event has
+  every round closed), ``tournament.standings_round`` (published standings count a closed round);
+* standings — ``standings.points``/``standings.entries``/``standings.error``: the standings the
+  project's selector computes (:func:`tournaments.selectors.tournament_standings`) give every entry the
+  sum of its match points in the counted rounds and list every entry; ``standings.cache``: the
+  standings cached under the tournament's current versions (:mod:`tournaments.caching`, the API's
+  table, public and organisers', each language) equal the standings computed now (no standings value is
+  stored in the database; a cached one that differs means a write that did not bump the version);
+* ratings — ``rating.not_rateable``/``rating.missing`` (a rating event exactly for the finished events
+  with published final standings that are not archived), ``rating.inputs`` (the stored sets can be
+  rated), ``rating.event_count`` and ``rating.period`` (the stored counts and period of a
+  :class:`~ratings.models.RatingEvent` equal those :func:`ratings.selectors.rating_inputs` recomputes
+  from the results), ``rating.players`` (one change per rated player), ``rating.lines`` (one line per
+  rated set and player), ``rating.change_sets`` (``RatingChange.sets`` = its lines),
+  ``rating.change_total`` (a rated player's rating after = before + the sum of the lines' changes; an
+  unrated player's lines change nothing), ``rating.line`` (each line's score and margin are those of
+  its set), ``rating.player`` (``Player.rating`` is the rounded rating after the player's last event).
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Iterable, Sequence
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+import games.engine as engine
+
+ONE, HALF, ZERO = Decimal("1"), Decimal("0.5"), Decimal("0")
+TOTAL_STONES = 48
+
+# --------------------------------------------------------------------------------------------
+# Rules over plain values (no Django, no query)
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One broken rule found in plain values: ``kind`` (a key of :data:`MESSAGES`), ``params`` (the
+    values its sentence names), ``expected`` and ``found`` (JSON-ready, or None)."""
+
+    kind: str
+    params: dict = field(default_factory=dict)
+    expected: object = None
+    found: object = None
+
+
+def _pts(value) -> str | None:
+    """Match points as text: ``"1"``, ``"0.5"``, ``"0"`` (None stays None)."""
+    if value is None:
+        return None
+    d = Decimal(str(value))
+    return "0.5" if d == HALF else str(int(d)) if d == d.to_integral_value() else str(d)
+
+
+def _pair(w, b) -> str:
+    return f"{_pts(w)}–{_pts(b)}"
+
+
+def set_findings(
+    *, number: int, starter: str, white_stones: int, black_stones: int, termination: str = "completed",
+    white_store: int | None = None, black_store: int | None = None, moves: str = "", variant: str = "federation",
+) -> list[Finding]:
+    """The rules one stored set breaks (RULES.md "End of a set", "Withdrawal", Kural 1 and 14).
+
+    ``white_stones``/``black_stones`` are the recorded stones (after Kural 14.5),
+    ``white_store``/``black_store`` the stores at a withdrawal; ``moves`` the stored record ("4 1 …",
+    from the starter's first move), replayed with the engine in ``variant``."""
+    out: list[Finding] = []
+    w, b = white_stones, black_stones
+    params = {"number": number, "white": w, "black": b}
+    if not (0 <= w <= TOTAL_STONES and 0 <= b <= TOTAL_STONES):
+        return [Finding("set.stones_range", params, "0..48", f"{w}–{b}")]
+    if w + b != TOTAL_STONES:
+        out.append(Finding("set.stones_total", {**params, "total": w + b}, TOTAL_STONES, w + b))
+    expected_starter = "white" if number % 2 else "black"
+    if starter != expected_starter:
+        out.append(Finding("set.starter", {"number": number, "found": starter, "expected": expected_starter},
+                           expected_starter, starter))
+    withdrawn = {"completed": None, "white_withdrew": "first", "black_withdrew": "second"}.get(termination, "?")
+    if withdrawn == "?":
+        out.append(Finding("set.termination", {"number": number, "found": termination}, None, termination))
+        return out
+    stores = (white_store, black_store)
+    if withdrawn is None and stores != (None, None):
+        out.append(Finding("set.stores", {"number": number}, None, f"{white_store}–{black_store}"))
+    if withdrawn is not None and None in stores:
+        out.append(Finding("set.stores", {"number": number}, "stores", None))
+        return out
+    if out:
+        return out
+    try:
+        if withdrawn is None:
+            engine.set_result(w, b)
+            recorded = (w, b)
+        else:
+            res = engine.set_result(int(white_store), int(black_store), withdrawn_by=withdrawn)
+            recorded = (res.first, res.second)
+    except ValueError as exc:
+        return [Finding("set.result", {"number": number, "exc": exc, "stores": stores if withdrawn else (w, b)},
+                        None, f"{w}–{b}")]
+    if recorded != (w, b):
+        want, got = f"{recorded[0]}–{recorded[1]}", f"{w}–{b}"
+        out.append(Finding("set.withdrawal", {**params, "white_store": white_store, "black_store": black_store,
+                                              "expected": want, "found": got}, want, got))
+        return out
+    if moves and moves.strip():
+        first_is_white = starter == "white"
+        first, second = (w, b) if first_is_white else (b, w)
+        by = withdrawn
+        if by is not None and not first_is_white:
+            by = "second" if by == "first" else "first"
+        try:
+            engine.validate_record(
+                [int(x) if x.isdigit() else x for x in moves.split()], variant=variant,
+                first_stones=first, second_stones=second, withdrawn_by=by,
+            )
+        except ValueError as exc:
+            played = getattr(exc, "played", None)
+            if played is not None and not first_is_white:
+                played = played[::-1]
+            out.append(Finding("set.moves", {"number": number, "exc": exc}, f"{w}–{b}",
+                               f"{played[0]}–{played[1]}" if played else None))
+    return out
+
+
+def bye_value(bye_kind: str, bye_points) -> Decimal | None:
+    """What a bye of ``bye_kind`` is worth (``pab``: the event's ``bye_points``); None for an unknown kind."""
+    return {"pab": Decimal(str(bye_points)), "half": HALF, "full": ONE, "zero": ZERO}.get(bye_kind)
+
+
+def match_findings(
+    *, kind: str, bye_kind: str = "", forfeit: str = "", white_points=None, black_points=None,
+    sets: Sequence[tuple[int, int, int]] = (), sets_per_match: int = 3, bye_points=ONE,
+    sets_required: bool = True,
+) -> list[Finding]:
+    """The rules one stored match breaks (RULES.md "Match and tournament scoring").
+
+    ``sets``: ``(number, white stones, black stones)`` in number order. ``sets_required``: a result
+    without sets is refused (False for an event imported from a TRF file, whose results have no sets)."""
+    out: list[Finding] = []
+    wp = None if white_points is None else Decimal(str(white_points))
+    bp = None if black_points is None else Decimal(str(black_points))
+    if kind == "bye":
+        if sets:
+            out.append(Finding("match.bye_sets", {"found": len(sets)}, 0, len(sets)))
+        value = bye_value(bye_kind, bye_points)
+        if value is not None and wp != value:
+            out.append(Finding("match.bye_points", {"bye_kind": bye_kind, "expected": _pts(value), "found": _pts(wp)},
+                               _pts(value), _pts(wp)))
+        return out
+    if forfeit:
+        if sets:
+            out.append(Finding("match.forfeit_sets", {"found": len(sets)}, 0, len(sets)))
+        want = {"white": (ZERO, ONE), "black": (ONE, ZERO), "both": (ZERO, ZERO)}.get(forfeit)
+        if want is not None and (wp, bp) != want:
+            out.append(Finding("match.forfeit_points", {"who": forfeit, "expected": _pair(*want), "found": _pair(wp, bp)},
+                               _pair(*want), _pair(wp, bp)))
+        return out
+    if not sets:
+        if wp is not None and bp is not None:
+            if sets_required:
+                out.append(Finding("match.no_sets", {"found": _pair(wp, bp)}, None, _pair(wp, bp)))
+            elif wp + bp != ONE:
+                out.append(Finding("match.points_sum", {"found": _pair(wp, bp)}, "1", _pts(wp + bp)))
+        return out
+    numbers = [n for n, _w, _b in sets]
+    if len(sets) > sets_per_match:
+        out.append(Finding("match.set_count", {"expected": sets_per_match, "found": len(sets)}, sets_per_match, len(sets)))
+    if numbers != list(range(1, len(sets) + 1)):
+        out.append(Finding("match.set_numbers", {"expected": list(range(1, len(sets) + 1)), "found": numbers},
+                           list(range(1, len(sets) + 1)), numbers))
+    if out:
+        return out
+    recorded = [(w, b) for _n, w, b in sets]
+    try:
+        mr = engine.match_result(recorded, sets_per_match=sets_per_match, allow_incomplete=True)
+    except ValueError as exc:
+        return [Finding("match.sets_after_decision", {"exc": exc}, None, len(sets))]
+    if mr.complete:
+        want = tuple(Decimal(str(x)) for x in mr.match_points)
+        if (wp, bp) != want:
+            out.append(Finding("match.points", {"expected": _pair(*want), "found": _pair(wp, bp)},
+                               _pair(*want), _pair(wp, bp)))
+    elif wp is not None or bp is not None:
+        out.append(Finding("match.points", {"expected": "—", "found": _pair(wp, bp)}, None, _pair(wp, bp)))
+    return out
+
+
+def round_findings(boards: Iterable[tuple[int, str, int, int | None]]) -> list[Finding]:
+    """Players on two boards of one round: ``boards`` are ``(board, kind, white start no, black start no
+    or None)``. One finding per player, naming the boards (``round.bye_twice`` when they are all byes)."""
+    where: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for board, kind, white, black in boards:
+        where[white].append((board, kind))
+        if black is not None:
+            where[black].append((board, kind))
+    out = []
+    for no, seen in sorted(where.items()):
+        if len(seen) > 1:
+            kind = "round.bye_twice" if all(k == "bye" for _b, k in seen) else "round.player_twice"
+            found = sorted(b for b, _k in seen)
+            out.append(Finding(kind, {"no": no, "boards": ", ".join(map(str, found))}, 1, found))
+    return out
+
+
+def rating_change_findings(*, rating_before: float, rating_after: float, status_before: str, sets: int,
+                           deltas: Sequence[float]) -> list[Finding]:
+    """The rules one stored rating change breaks (:mod:`ratings.engine.elo`: a rated player's change is
+    the sum of the set changes, applied at the end of the event; an unrated player's lines change
+    nothing, the rating comes from the performance)."""
+    out = []
+    if sets != len(deltas):
+        out.append(Finding("rating.change_sets", {"expected": len(deltas), "found": sets}, len(deltas), sets))
+    total = math.fsum(deltas)
+    if status_before != "unrated":
+        want = rating_before + total
+        if not math.isclose(want, rating_after, rel_tol=0, abs_tol=1e-6):
+            out.append(Finding("rating.change_total", {
+                "before": f"{rating_before:.2f}", "delta": f"{total:+.2f}", "expected": f"{want:.2f}",
+                "found": f"{rating_after:.2f}"}, round(want, 6), round(rating_after, 6)))
+    elif any(d != 0 for d in deltas):
+        out.append(Finding("rating.unrated_delta", {"found": f"{total:+.2f}"}, 0, round(total, 6)))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Sentences
+# --------------------------------------------------------------------------------------------
+
+#: ``kind`` → the sentence of a violation (``%(name)s`` parameters from the finding).
+MESSAGES = {
+    "set.stones_range": gettext_lazy("set %(number)d: a store holds 0 to 48 stones, found %(white)d–%(black)d"),
+    "set.stones_total": gettext_lazy("set %(number)d: the recorded stones %(white)d–%(black)d total %(total)d, "
+                                     "not 48 (Kural 1)"),
+    "set.starter": gettext_lazy("set %(number)d is started by %(found)s, but %(expected)s starts it (white starts "
+                                "odd sets, black even ones)"),
+    "set.termination": gettext_lazy("set %(number)d: unknown termination %(found)s"),
+    "set.stores": gettext_lazy("set %(number)d: a completed set keeps no stores of a withdrawal, and a withdrawal "
+                               "keeps both stores"),
+    "set.result": gettext_lazy("set %(number)d: %(reason)s"),
+    "set.withdrawal": gettext_lazy("set %(number)d: a withdrawal at stores %(white_store)d–%(black_store)d is "
+                                   "recorded as %(expected)s (Kural 14.5), not %(found)s"),
+    "set.moves": gettext_lazy("set %(number)d: %(reason)s"),
+    "match.bye_sets": gettext_lazy("a bye has no sets, found %(found)d"),
+    "match.bye_points": gettext_lazy("a bye of kind %(bye_kind)s is worth %(expected)s, found %(found)s"),
+    "match.forfeit_sets": gettext_lazy("a forfeited game has no sets, found %(found)d"),
+    "match.forfeit_points": gettext_lazy("a forfeit (%(who)s) gives %(expected)s, found %(found)s"),
+    "match.set_count": gettext_lazy("a match has at most %(expected)d sets, found %(found)d"),
+    "match.set_numbers": gettext_lazy("the sets are numbered %(found)s, not %(expected)s"),
+    "match.sets_after_decision": gettext_lazy("the sets cannot form a match: %(reason)s"),
+    "match.points": gettext_lazy("the sets give %(expected)s, the match records %(found)s"),
+    "match.points_sum": gettext_lazy("the match points %(found)s do not add up to 1"),
+    "match.no_sets": gettext_lazy("the result %(found)s has neither sets nor a forfeit (only a TRF import gives "
+                                  "results without sets)"),
+    "match.version": gettext_lazy("version %(found)s; versions start at 1"),
+    "match.foreign_entry": gettext_lazy("%(colour)s is an entry of another tournament (entry %(found)s)"),
+    "round.player_twice": gettext_lazy("starting number %(no)d is on boards %(boards)s"),
+    "round.bye_twice": gettext_lazy("starting number %(no)d has byes on boards %(boards)s"),
+    "round.without_result": gettext_lazy("the round is closed but boards %(boards)s have no result"),
+    "entry.withdrawal": gettext_lazy("withdrawn is %(withdrawn)s but withdrawn after round is %(after)s"),
+    "entry.paired_after_withdrawal": gettext_lazy("withdrawn after round %(after)d but paired on board %(board)d "
+                                                  "of round %(round)d"),
+    "tournament.version": gettext_lazy("version %(found)s; versions start at 1"),
+    "tournament.standings_version": gettext_lazy("standings version %(found)s; it starts at 1 and never passes the "
+                                                 "version (%(version)s)"),
+    "tournament.round_numbers": gettext_lazy("the rounds are numbered %(found)s, not 1 to %(count)d"),
+    "tournament.rounds_total": gettext_lazy("%(found)d rounds exist, more than the %(expected)d of the event"),
+    "tournament.round_not_closed": gettext_lazy("round %(round)d is %(status)s but a later round exists; only the "
+                                                "last round may be open"),
+    "tournament.status": gettext_lazy("the tournament is %(status)s but %(closed)d of %(total)d rounds are closed "
+                                      "and %(paired)d are paired"),
+    "tournament.standings_round": gettext_lazy("the standings are published after round %(found)s, but the last "
+                                               "closed round is %(expected)s"),
+    "standings.points": gettext_lazy("the standings give %(name)s %(found)s points; the results give %(expected)s"),
+    "standings.entries": gettext_lazy("the standings list %(found)d players; the tournament has %(expected)d"),
+    "standings.error": gettext_lazy("the standings cannot be computed: %(reason)s"),
+    "standings.cache": gettext_lazy("the cached standings (%(audience)s, %(lang)s, version %(version)d) differ from "
+                                    "the results: the data changed without a new version"),
+    "rating.not_rateable": gettext_lazy("the tournament is rated but is not a finished event with published final "
+                                        "standings, or it is archived"),
+    "rating.missing": gettext_lazy("the tournament is finished with published final standings but not rated"),
+    "rating.inputs": gettext_lazy("the results cannot be rated: %(reason)s"),
+    "rating.event_count": gettext_lazy("%(what)s: stored %(found)s, the results give %(expected)s"),
+    "rating.period": gettext_lazy("rated on %(found)s, but the event's rating period is %(expected)s"),
+    "rating.players": gettext_lazy("%(found)d rating changes stored; the event counts %(expected)d players"),
+    "rating.lines": gettext_lazy("%(found)d rating lines stored; %(expected)d rated sets give twice as many lines"),
+    "rating.change_sets": gettext_lazy("the change counts %(found)d rated sets but has %(expected)d lines"),
+    "rating.change_total": gettext_lazy("rating %(before)s plus the set changes %(delta)s is %(expected)s, stored "
+                                        "%(found)s"),
+    "rating.unrated_delta": gettext_lazy("an unrated player's lines change the rating by %(found)s (expected 0)"),
+    "rating.line": gettext_lazy("set %(set)d: stored score %(found_score)s and margin %(found_margin)s; the set "
+                                "gives %(expected_score)s and %(expected_margin)s"),
+    "rating.line_set": gettext_lazy("a line rates set %(set)s, which is not a rated set of the event"),
+    "rating.player": gettext_lazy("current rating %(found)d; the player's last rating change gives %(expected)d"),
+}
+
+
+def _sentence(f: Finding) -> str:
+    params = dict(f.params)
+    if "exc" in params:
+        from tournaments.services import rules_error_message
+
+        exc = params.pop("exc")
+        stores = params.pop("stores", None)
+        params["reason"] = rules_error_message(exc, tuple(stores) if stores and None not in stores else None)
+    for key in ("found", "expected"):
+        if key in params and params[key] in ("white", "black"):
+            params[key] = _(params[key])
+    if "boards" in params and isinstance(params["boards"], list):
+        params["boards"] = ", ".join(map(str, params["boards"]))
+    return str(MESSAGES[f.kind]) % params
+
+
+# --------------------------------------------------------------------------------------------
+# Violations of stored rows
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One stored row that breaks an invariant: ``kind`` (e.g. ``"set.starter"``), ``model``
+    (``"tournaments.SetResult"``), ``pk`` of the row, ``message`` (where and what, in the active
+    language), ``expected`` and ``found`` (JSON-ready, or None) and ``tournament`` (its slug, or "")."""
+
+    kind: str
+    model: str
+    pk: int | None
+    message: str
+    expected: object = None
+    found: object = None
+    tournament: str = ""
+
+    def as_dict(self) -> dict:
+        return {"kind": self.kind, "model": self.model, "pk": self.pk, "message": self.message,
+                "expected": _json(self.expected), "found": _json(self.found), "tournament": self.tournament}
+
+
+def _json(value):
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_json(v) for v in value]
+    return str(value)
+
+
+def _violation(model: str, pk, where: str, f: Finding, slug: str) -> Violation:
+    what = _sentence(f)
+    return Violation(f.kind, model, pk, f"{where}: {what}" if where else what, _json(f.expected), _json(f.found), slug)
+
+
+def _where(slug: str, round_no: int | None = None, board: int | None = None) -> str:
+    if board is not None:
+        return _("%(t)s, round %(r)d, board %(b)d") % {"t": slug, "r": round_no, "b": board}
+    if round_no is not None:
+        return _("%(t)s, round %(r)d") % {"t": slug, "r": round_no}
+    return slug
+
+
+def check_tournament(tournament, *, standings: bool = True) -> list[Violation]:
+    """Every invariant of one tournament but the ratings: its sets, matches, rounds, entries, settings
+    and (``standings``) its standings. A fixed number of queries (plus the standings selector's)."""
+    from tournaments.models import Entry, Match, Round, SetResult
+
+    t = tournament
+    slug = t.slug
+    out: list[Violation] = []
+
+    def add(model: str, pk, where: str, findings: Iterable[Finding]) -> None:
+        out.extend(_violation(model, pk, where, f, slug) for f in findings)
+
+    if t.version is None or t.version < 1:
+        add("tournaments.Tournament", t.pk, slug, [Finding("tournament.version", {"found": t.version}, 1, t.version)])
+    elif not 1 <= t.standings_version <= t.version:  # bumped with ``version`` (not always): never ahead of it
+        add("tournaments.Tournament", t.pk, slug, [Finding("tournament.standings_version", {
+            "found": t.standings_version, "version": t.version}, f"1..{t.version}", t.standings_version)])
+    entries = {e.pk: e for e in Entry.objects.filter(tournament=t).select_related("player")}
+    rounds = list(Round.objects.filter(tournament=t).order_by("number"))
+    matches = list(Match.objects.filter(round__tournament=t).select_related("round").order_by("round__number", "board"))
+    sets_of: dict[int, list] = defaultdict(list)
+    for s in SetResult.objects.filter(match__round__tournament=t).order_by("match_id", "number"):
+        sets_of[s.match_id].append(s)
+    foreign_ids = {m.white_id for m in matches} | {m.black_id for m in matches if m.black_id}
+    foreign = {e.pk: e for e in Entry.objects.filter(pk__in=foreign_ids - set(entries))} if foreign_ids - set(entries) else {}
+
+    # tournament: rounds and status
+    numbers = [r.number for r in rounds]
+    if numbers != list(range(1, len(rounds) + 1)):
+        add("tournaments.Tournament", t.pk, slug, [Finding("tournament.round_numbers", {"found": numbers,
+            "count": len(rounds)}, list(range(1, len(rounds) + 1)), numbers)])
+    if len(rounds) > t.rounds_total:
+        add("tournaments.Tournament", t.pk, slug, [Finding("tournament.rounds_total", {"found": len(rounds),
+            "expected": t.rounds_total}, t.rounds_total, len(rounds))])
+    for r in rounds[:-1]:
+        if r.status != Round.Status.CLOSED:
+            add("tournaments.Round", r.pk, _where(slug, r.number), [Finding("tournament.round_not_closed", {
+                "round": r.number, "status": r.get_status_display()}, Round.Status.CLOSED, r.status)])
+    closed = [r.number for r in rounds if r.status == Round.Status.CLOSED]
+    paired = [r for r in rounds if r.status != Round.Status.DRAFT]
+    bad_status = (
+        (t.status == t.Status.DRAFT and paired)
+        or (t.status == t.Status.FINISHED and len(closed) < t.rounds_total)
+    )
+    if bad_status:
+        add("tournaments.Tournament", t.pk, slug, [Finding("tournament.status", {
+            "status": t.get_status_display(), "closed": len(closed), "total": t.rounds_total, "paired": len(paired)},
+            None, t.status)])
+    if t.standings_round is not None:
+        last_closed = max(closed, default=None)
+        if t.standings_published_at is None or t.standings_round not in closed:
+            add("tournaments.Tournament", t.pk, slug, [Finding("tournament.standings_round", {
+                "found": t.standings_round, "expected": last_closed}, last_closed, t.standings_round)])
+
+    # entries
+    for e in entries.values():
+        if e.withdrawn != (e.withdrawn_after_round is not None):
+            add("tournaments.Entry", e.pk, _("%(t)s, starting number %(n)d") % {"t": slug, "n": e.start_no},
+                [Finding("entry.withdrawal", {"withdrawn": e.withdrawn, "after": e.withdrawn_after_round},
+                         None, [e.withdrawn, e.withdrawn_after_round])])
+
+    # matches and sets
+    by_round: dict[int, list] = defaultdict(list)
+    required = not t.imported_from_trf
+    for m in matches:
+        by_round[m.round_id].append(m)
+        where = _where(slug, m.round.number, m.board)
+        sets = sets_of.get(m.pk, [])
+        for s in sets:
+            add("tournaments.SetResult", s.pk, where, set_findings(
+                number=s.number, starter=s.starter, white_stones=s.white_stones, black_stones=s.black_stones,
+                termination=s.termination, white_store=s.white_store, black_store=s.black_store, moves=s.moves,
+                variant=t.variant,
+            ))
+        add("tournaments.Match", m.pk, where, match_findings(
+            kind=m.kind, bye_kind=m.bye_kind, forfeit=m.forfeit, white_points=m.white_points,
+            black_points=m.black_points, sets=[(s.number, s.white_stones, s.black_stones) for s in sets],
+            sets_per_match=t.sets_per_match, bye_points=t.bye_points, sets_required=required,
+        ))
+        if m.version is None or m.version < 1:
+            add("tournaments.Match", m.pk, where, [Finding("match.version", {"found": m.version}, 1, m.version)])
+        for colour, eid in (("white", m.white_id), ("black", m.black_id)):
+            if eid is not None and eid not in entries:
+                other = foreign.get(eid)
+                add("tournaments.Match", m.pk, where, [Finding("match.foreign_entry", {
+                    "colour": _(colour), "found": eid}, None, other.tournament_id if other else None)])
+        for eid in (m.white_id, m.black_id):
+            e = entries.get(eid)
+            if (e is not None and e.withdrawn and e.withdrawn_after_round is not None and m.kind == m.Kind.GAME
+                    and m.round.number > e.withdrawn_after_round):
+                add("tournaments.Entry", e.pk, where, [Finding("entry.paired_after_withdrawal", {
+                    "after": e.withdrawn_after_round, "board": m.board, "round": m.round.number},
+                    e.withdrawn_after_round, m.round.number)])
+
+    # rounds
+    def no(eid):
+        e = entries.get(eid) or foreign.get(eid)
+        return e.start_no if e is not None else -eid
+
+    for r in rounds:
+        ms = by_round.get(r.pk, [])
+        add("tournaments.Round", r.pk, _where(slug, r.number), round_findings(
+            (m.board, m.kind, no(m.white_id), no(m.black_id) if m.black_id else None) for m in ms))
+        if r.status == Round.Status.CLOSED:
+            missing = [m.board for m in ms if m.white_points is None]
+            if missing:
+                add("tournaments.Round", r.pk, _where(slug, r.number), [Finding("round.without_result", {
+                    "boards": ", ".join(map(str, missing))}, [], missing)])
+
+    if standings:
+        out.extend(_standings_violations(t, entries, matches))
+    return out
+
+
+def _standings_violations(t, entries: dict, matches: list) -> list[Violation]:
+    """The selector's standings against the sum of each entry's match points in the counted rounds."""
+    from tournaments.selectors import tournament_standings
+
+    slug = t.slug
+    if not entries:
+        return []
+    try:
+        st = tournament_standings(tournament=t)
+    except Exception as exc:  # noqa: BLE001 - any failure of the selector is the finding
+        f = Finding("standings.error", {"reason": f"{type(exc).__name__}: {exc}"}, None, type(exc).__name__)
+        return [_violation("tournaments.Tournament", t.pk, slug, f, slug)]
+    out = []
+    if len(st.lines) != len(entries):
+        f = Finding("standings.entries", {"found": len(st.lines), "expected": len(entries)}, len(entries), len(st.lines))
+        out.append(_violation("tournaments.Tournament", t.pk, slug, f, slug))
+    points: Counter = Counter()
+    for m in matches:
+        if m.round.number > st.rounds:
+            continue
+        points[m.white_id] += m.white_points or ZERO
+        if m.black_id:
+            points[m.black_id] += m.black_points or ZERO
+    for line in st.lines:
+        want = points.get(line.entry_id, ZERO)
+        if Decimal(str(line.points)) != want:
+            f = Finding("standings.points", {"name": f"{line.start_no}. {line.name}", "found": _pts(line.points),
+                                             "expected": _pts(want)}, _pts(want), _pts(line.points))
+            out.append(_violation("tournaments.Entry", line.entry_id,
+                                  _("%(t)s, after round %(r)d") % {"t": slug, "r": st.rounds}, f, slug))
+    out.extend(_cached_standings_violations(t))
+    return out
+
+
+#: The cache kind of the standings compared with a recomputation: the API's table
+#: (:class:`tournaments.api.StandingsApi`), a dict with ``"rounds"`` and ``"rows"``, keyed by audience and language.
+CACHED_STANDINGS = "standings-api"
+
+
+def _cached_standings_violations(t) -> list[Violation]:
+    """The standings the cache holds under the tournament's current versions (:mod:`tournaments.caching`:
+    the API's table, public and organisers', each language) against the standings computed now. A
+    difference means that the data changed without a new version — a write that did not call
+    :func:`tournaments.services.tournament_touch` — and the site shows a stale table."""
+    from django.conf import settings
+    from django.core.cache import cache
+
+    from tournaments import caching
+    from tournaments.selectors import standings_as_dicts, tournament_standings
+
+    out = []
+    for public in (True, False):
+        version = t.standings_version if public else t.version
+        for lang, _name in settings.LANGUAGES:
+            key = caching.cache_key(CACHED_STANDINGS, t.pk, version, ("p" if public else "o", lang))
+            value = cache.get(key)
+            if not isinstance(value, dict) or "rows" not in value:
+                continue
+            st = tournament_standings(tournament=t, public_only=public, lang=lang)
+            fresh = {"rounds": st.rounds, "rows": standings_as_dicts(st)}
+            if {"rounds": value.get("rounds"), "rows": value["rows"]} != fresh:
+                f = Finding("standings.cache", {"audience": "public" if public else "organisers", "lang": lang,
+                                                "version": version}, fresh["rows"], value["rows"])
+                out.append(_violation("tournaments.Tournament", t.pk, t.slug, f, t.slug))
+    return out
+
+
+def _player_rating(status: str, rating: float) -> int:
+    """``Player.rating`` as the rating run writes it (:func:`ratings.services._player_rating`)."""
+    if status == "unrated":
+        return 0
+    return max(0, min(4000, int(rating + 0.5)))
+
+
+def check_ratings(*, tournaments=None) -> list[Violation]:
+    """The stored national rating against the results (:mod:`ratings`): for ``tournaments`` (a queryset;
+    None: every tournament, every rating event and every rated player)."""
+    from federation.models import Player
+    from ratings import selectors as rsel
+    from ratings.models import RatingChange, RatingEvent
+    from tournaments.models import Tournament
+
+    out: list[Violation] = []
+    qs = Tournament.objects.all() if tournaments is None else tournaments
+    events = {ev.tournament_id: ev for ev in RatingEvent.objects.filter(tournament__in=qs)}
+    for t in qs.order_by("pk"):
+        ev = events.get(t.pk)
+        rateable = rsel.is_rateable(t)
+        if ev is None:
+            if rateable:
+                out.append(_violation("tournaments.Tournament", t.pk, t.slug, Finding("rating.missing"), t.slug))
+            continue
+        where = t.slug
+        if not rateable:
+            out.append(_violation("ratings.RatingEvent", ev.pk, where, Finding("rating.not_rateable"), t.slug))
+            continue
+        out.extend(_event_violations(t, ev))
+    # players: the current rating is the rating after the last event
+    players = Player.objects.filter(rating_changes__isnull=False)
+    if tournaments is not None:
+        players = players.filter(entries__tournament__in=qs)
+    players = players.distinct().order_by("pk")
+    last: dict[int, tuple] = {}
+    changes = RatingChange.objects.filter(player__in=players).order_by("player_id", "period", "event__tournament_id")
+    for player_id, status, after in changes.values_list("player_id", "status_after", "rating_after"):
+        last[player_id] = (status, after)
+    for p in players.only("pk", "rating", "federation_id"):
+        status, after = last[p.pk]
+        want = _player_rating(status, after)
+        if p.rating != want:
+            f = Finding("rating.player", {"found": p.rating, "expected": want}, want, p.rating)
+            out.append(_violation("federation.Player", p.pk, p.federation_id, f, ""))
+    return out
+
+
+def _event_violations(t, ev) -> list[Violation]:
+    """One rating event against what :func:`ratings.selectors.rating_inputs` makes of the results."""
+    from federation.errors import ApplicationError
+    from ratings import selectors as rsel
+    from ratings.models import RatingChange, RatingGameLine
+
+    slug = t.slug
+    out: list[Violation] = []
+
+    def add(model, pk, f):
+        out.append(_violation(model, pk, slug, f, slug))
+
+    try:
+        [inp] = rsel.rating_inputs([t])
+    except ApplicationError as exc:
+        add("ratings.RatingEvent", ev.pk, Finding("rating.inputs", {"reason": exc.message}, None, None))
+        return out
+    period = rsel.rating_period(t)
+    if ev.period != period:
+        add("ratings.RatingEvent", ev.pk, Finding("rating.period", {"found": ev.period, "expected": period},
+                                                  period.isoformat(), ev.period.isoformat()))
+    players = rsel.players_in([inp])
+    want = {"rated_sets": len(inp.event.sets), "players": len(players), "forfeits": inp.forfeits, "byes": inp.byes,
+            "unrated_matches": inp.unrated_matches, "matches_without_sets": inp.matches_without_sets}
+    for name, value in want.items():
+        stored = getattr(ev, name)
+        if stored != value:
+            add("ratings.RatingEvent", ev.pk, Finding("rating.event_count", {"what": name, "found": stored,
+                                                                              "expected": value}, value, stored))
+    changes = list(RatingChange.objects.filter(event=ev))
+    if len(changes) != len(players):
+        add("ratings.RatingEvent", ev.pk, Finding("rating.players", {"found": len(changes), "expected": len(players)},
+                                                  len(players), len(changes)))
+    # what each (player, set) line must say, from the engine's own view of the set
+    expected: dict[tuple[int, int], tuple[Decimal, int]] = {}
+    for s, set_id in zip(inp.event.sets, inp.set_ids):
+        score = Decimal(str(s.score))
+        expected[(s.player_a, set_id)] = (score, s.margin)
+        expected[(s.player_b, set_id)] = (ONE - score, -s.margin)
+    lines = list(RatingGameLine.objects.filter(change__event=ev).order_by("pk")
+                 .values_list("change_id", "change__player_id", "set_result_id", "set_result__number", "score",
+                              "margin", "delta", "pk"))
+    if len(lines) != 2 * len(inp.event.sets):
+        add("ratings.RatingEvent", ev.pk, Finding("rating.lines", {"found": len(lines), "expected": 2 * len(inp.event.sets)},
+                                                  2 * len(inp.event.sets), len(lines)))
+    deltas: dict[int, list[float]] = defaultdict(list)
+    for change_id, player_id, set_id, set_no, score, margin, delta, pk in lines:
+        deltas[change_id].append(delta)
+        want_line = expected.get((player_id, set_id))
+        if want_line is None:
+            add("ratings.RatingGameLine", pk, Finding("rating.line_set", {"set": set_id}, None, set_id))
+        elif (Decimal(score), margin) != want_line:
+            add("ratings.RatingGameLine", pk, Finding("rating.line", {
+                "set": set_no, "found_score": _pts(score), "found_margin": margin,
+                "expected_score": _pts(want_line[0]), "expected_margin": want_line[1]},
+                [_pts(want_line[0]), want_line[1]], [_pts(score), margin]))
+    for c in changes:
+        for f in rating_change_findings(rating_before=c.rating_before, rating_after=c.rating_after,
+                                        status_before=c.status_before, sets=c.sets, deltas=deltas.get(c.pk, [])):
+            add("ratings.RatingChange", c.pk, f)
+    return out
+
+
+def check_invariants(*, tournaments=None, ratings: bool = True, standings: bool = True) -> list[Violation]:
+    """Every invariant of ``tournaments`` (a queryset; None: the whole database): :func:`check_tournament`
+    for each (in id order), then (``ratings``) :func:`check_ratings`. Returns the violations, none when
+    the data is sound."""
+    from tournaments.models import Tournament
+
+    qs = Tournament.objects.all() if tournaments is None else tournaments
+    out: list[Violation] = []
+    for pk in list(qs.order_by("pk").values_list("pk", flat=True)):  # one tournament in memory at a time
+        t = Tournament.objects.filter(pk=pk).first()
+        if t is not None:  # deleted meanwhile
+            out.extend(check_tournament(t, standings=standings))
+    if ratings:
+        out.extend(check_ratings(tournaments=tournaments))
+    return out
