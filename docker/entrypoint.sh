@@ -5,7 +5,8 @@
 #                set it to the address of your TLS proxy, never to "*"). Tuning (docker/env.example):
 #                WEB_CONCURRENCY processes (3), GUNICORN_THREADS per process (2), GUNICORN_TIMEOUT (150 s),
 #                GUNICORN_GRACEFUL_TIMEOUT (30 s), GUNICORN_KEEPALIVE (5 s), GUNICORN_MAX_REQUESTS (1000)
-#                with GUNICORN_MAX_REQUESTS_JITTER (100); access log on stdout, errors on stderr.
+#                with GUNICORN_MAX_REQUESTS_JITTER (100); access and error log lines as JSON on stdout
+#                (federation/gunicorn_logger.py; GUNICORN_LOGGER_CLASS=gunicorn.glogging.Logger for plain lines).
 #   worker       Celery worker serving the queues in WORKER_QUEUES (comma-separated, default every queue:
 #                default,pdf,ratings,imports — federation/queues.py), WORKER_CONCURRENCY processes (2),
 #                each replaced after WORKER_MAX_TASKS_PER_CHILD jobs (100); CELERY_LOG_LEVEL (info).
@@ -67,7 +68,8 @@ case "$cmd" in
       --worker-tmp-dir /dev/shm \
       --forwarded-allow-ips "${FORWARDED_ALLOW_IPS:-127.0.0.1}" \
       --access-logfile - \
-      --error-logfile - "$@"
+      --error-logfile - \
+      --logger-class "${GUNICORN_LOGGER_CLASS:-federation.gunicorn_logger.JsonLogger}" "$@"
     ;;
   worker)
     shift || true
