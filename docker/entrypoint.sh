@@ -15,6 +15,8 @@
 #   manage ARGS  python manage.py ARGS (e.g. `manage createsuperuser`, `manage load_sample_data`)
 #   anything else is executed as given.
 set -eu
+# run from the project folder (/app in the image; the checkout's root elsewhere) whatever the caller's
+cd "$(dirname "$0")/.."
 
 wait_for_db() {
   python - <<'PY'

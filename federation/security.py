@@ -19,13 +19,35 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 
+def _from_trusted_proxy(remote: str) -> bool:
+    """True when ``remote`` (``REMOTE_ADDR``) is one of ``TRUSTED_PROXIES`` (addresses or networks such as
+    ``172.16.0.0/12``; ``FORWARDED_ALLOW_IPS``, the same list gunicorn trusts)."""
+    import ipaddress
+
+    try:
+        address = ipaddress.ip_address(remote)
+    except ValueError:
+        return False
+    for entry in getattr(settings, "TRUSTED_PROXIES", ("127.0.0.1",)):
+        try:
+            if address in ipaddress.ip_network(entry.strip(), strict=False):
+                return True
+        except ValueError:
+            continue
+    return False
+
+
 def client_ip(request) -> str:
-    """The client's address: the last ``X-Forwarded-For`` hop behind our proxy, else ``REMOTE_ADDR``."""
-    if getattr(settings, "BEHIND_PROXY", False):
+    """The client's address: ``REMOTE_ADDR``, or, behind our proxy (``BEHIND_PROXY``) and only for a
+    request that came from it (``REMOTE_ADDR`` in ``TRUSTED_PROXIES``), the last ``X-Forwarded-For`` hop
+    — the one our proxy added. A client that reaches the web port directly cannot choose its address
+    by sending the header (the login lockout and API throttles count per address)."""
+    remote = request.META.get("REMOTE_ADDR") or ""
+    if getattr(settings, "BEHIND_PROXY", False) and _from_trusted_proxy(remote):
         forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
         if forwarded:
             return forwarded[-1][:45]
-    return request.META.get("REMOTE_ADDR") or ""
+    return remote
 
 
 def cooloff_seconds() -> int:

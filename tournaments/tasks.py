@@ -84,7 +84,9 @@ def check_invariants_task(tournament_id: int | None = None) -> int:
     with translation.override("en"):
         violations = check_invariants(tournaments=scope)
     for v in violations:
-        logger.error("invariant violated", extra={
+        # the details in the text too: a plain-text log (celery's own format) keeps no extra fields
+        logger.error("invariant violated: %s %s #%s (%s): %s; expected %s, found %s", v.kind, v.model, v.pk,
+                     v.tournament, v.message, v.expected, v.found, extra={
             "invariant": v.kind, "model": v.model, "pk": v.pk, "detail": v.message, "expected": v.expected,
             "found": v.found, "tournament": v.tournament,
         })

@@ -157,6 +157,13 @@ CELERY_TIMEZONE = TIME_ZONE
 # a web request that queues a job never hangs on an unreachable broker (about 2 s at most)
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1}
+# ... nor on the result store (the same Redis): Celery's default is 20 reconnection attempts a second
+# apart, which held a PDF request 20 s while Redis was down; now one quick retry, then a 503 at once
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+    "retry_policy": {"max_retries": 1, "interval_start": 0, "interval_step": 0.5, "interval_max": 0.5},
+}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 2
+CELERY_REDIS_SOCKET_TIMEOUT = 10
 # A job survives the worker that runs it: its message is acknowledged only once the task has run
 # (acks late), a worker process killed mid-job gives it back to the queue (reject on worker lost), and
 # each worker process holds one message at a time (prefetch 1), so a crash strands nothing that was
@@ -264,6 +271,9 @@ SPECTACULAR_SETTINGS = {
 # Behind a reverse proxy (DJANGO_BEHIND_PROXY=true) the client address is the last X-Forwarded-For
 # entry, the one our proxy added (federation.security.client_ip); otherwise REMOTE_ADDR.
 BEHIND_PROXY = env.bool("DJANGO_BEHIND_PROXY", default=False)
+# ... and only from a request that came from that proxy: its address(es) or network(s), the list gunicorn
+# also trusts (FORWARDED_ALLOW_IPS, e.g. "127.0.0.1" or "172.16.0.0/12" for a proxy container)
+TRUSTED_PROXIES = env.list("FORWARDED_ALLOW_IPS", default=["127.0.0.1"])
 
 # django-axes: 10 failed logins for one user name from one address lock that pair for 15 minutes
 # (UI login, admin login and API HTTP Basic alike); a successful login resets the count.

@@ -8,10 +8,23 @@ E-mail (password reset links): set ``EMAIL_URL`` (``smtp+tls://user:password@hos
 (see ``base.py``). Without them e-mails are written to the log (console backend), as in the embedded mode.
 """
 from .base import *  # noqa: F401,F403
-from .base import REST_FRAMEWORK, env
+from .base import DATABASES, REST_FRAMEWORK, env
 
 DEBUG = False
 SECRET_KEY = env("DJANGO_SECRET_KEY")
+# Required here (ImproperlyConfigured when missing), never the embedded fallbacks of base.py: a production
+# site without them would quietly run on a SQLite file, with jobs in the web process and a cache per
+# process — and /healthz would still say "ok".
+DATABASES["default"] = {**env.db("DATABASE_URL"), "ATOMIC_REQUESTS": False}
+if not (env("REDIS_URL", default="") or env("CELERY_BROKER_URL", default="")):
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured("Set REDIS_URL (the Celery broker and the cache) for the production settings.")
+# Celery's own worker and beat log lines go through LOGGING below (JSON), not Celery's plain-text handler
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# A static file missing from the manifest (``collectstatic`` not run after an update) is served under its
+# plain name instead of failing every page with a 500.
+WHITENOISE_MANIFEST_STRICT = False
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS")
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 # X-Forwarded-Proto is believed only behind our own TLS proxy (DJANGO_BEHIND_PROXY=true); gunicorn in

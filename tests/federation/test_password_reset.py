@@ -195,7 +195,7 @@ def _settings_in_subprocess(env: dict, module: str = "federation.settings.produc
             "'EMAIL_HOST_PASSWORD', 'EMAIL_USE_TLS', 'EMAIL_USE_SSL', 'DEFAULT_FROM_EMAIL']}))")
     base = {k: v for k, v in os.environ.items() if not k.startswith(("EMAIL_", "DEFAULT_FROM"))}
     base.update({"DJANGO_SETTINGS_MODULE": module, "DJANGO_SECRET_KEY": "x" * 60, "DJANGO_ALLOWED_HOSTS": "example.org",
-                 "DATABASE_URL": "postgres://u@127.0.0.1:5432/db", "REDIS_URL": "", **env})
+                 "DATABASE_URL": "postgres://u@127.0.0.1:5432/db", "REDIS_URL": "redis://127.0.0.1:9/0", **env})
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=base, capture_output=True, text=True, check=True)
     import json
 

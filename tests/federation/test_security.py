@@ -132,8 +132,21 @@ def test_client_address_behind_a_proxy_is_the_last_forwarded_hop(rf):
 
     request = rf.get("/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.9")
     assert client_ip(request) == "10.0.0.2"  # not behind a proxy: the header is anybody's
-    with override_settings(BEHIND_PROXY=True):
+    with override_settings(BEHIND_PROXY=True, TRUSTED_PROXIES=["10.0.0.0/24"]):
         assert client_ip(request) == "203.0.113.9"  # the hop our proxy added; 6.6.6.6 is the client's claim
+    with override_settings(BEHIND_PROXY=True, TRUSTED_PROXIES=["10.0.0.9"]):
+        # a request that did not come through the proxy (straight to the web port): its header is ignored
+        assert client_ip(request) == "10.0.0.2"
+
+
+@override_settings(BEHIND_PROXY=True, TRUSTED_PROXIES=["10.9.9.9"], API_THROTTLE_ENABLED=True,
+                   API_THROTTLE_RATES={"anon": "3/min", "user": "5/min"})
+def test_a_forged_forwarded_header_does_not_escape_the_throttle(client):
+    cache.clear()
+    codes = [client.get("/api/tournaments/", REMOTE_ADDR="198.51.100.7", HTTP_X_FORWARDED_FOR=f"192.0.2.{i}").status_code
+             for i in range(5)]
+    cache.clear()
+    assert codes == [200, 200, 200, 429, 429]
 
 
 # --------------------------------------------------------------------------------------------
@@ -282,7 +295,8 @@ def _production_settings(**env) -> dict:
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))}
     environ.update(
         DJANGO_SETTINGS_MODULE="federation.settings.production", DJANGO_SECRET_KEY="x" * 60,
-        DJANGO_ALLOWED_HOSTS="example.org", DATABASE_URL="sqlite:////tmp/never-opened.sqlite3", **env,
+        DJANGO_ALLOWED_HOSTS="example.org", DATABASE_URL="sqlite:////tmp/never-opened.sqlite3",
+        REDIS_URL="redis://127.0.0.1:9/0", **env,
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=environ, capture_output=True, text=True,
                          check=True)
@@ -323,3 +337,17 @@ def test_check_deploy_is_clean():
     out = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"], cwd=ROOT,
                          env=environ, capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_production_refuses_to_start_without_its_database_and_redis():
+    """No quiet fallback to the embedded SQLite file, in-process jobs and a per-process cache."""
+    for missing in ("DATABASE_URL", "REDIS_URL"):
+        environ = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL",
+                                                                            "CELERY_BROKER_URL"))}
+        environ.update(DJANGO_SETTINGS_MODULE="federation.settings.production", DJANGO_SECRET_KEY="x" * 60,
+                       DJANGO_ALLOWED_HOSTS="example.org", DATABASE_URL="postgres://u@127.0.0.1:5432/db",
+                       REDIS_URL="redis://127.0.0.1:9/0")
+        environ.pop(missing)
+        out = subprocess.run([sys.executable, "-c", "import django; django.setup()"], cwd=ROOT, env=environ,
+                             capture_output=True, text=True)
+        assert out.returncode != 0 and "ImproperlyConfigured" in out.stderr and missing in out.stderr, missing

@@ -473,7 +473,9 @@ def test_the_task_logs_each_violation_and_returns_the_count(ct, caplog):
         assert check_invariants_task.delay(ct.pk).get() == 2  # eager here; a worker in production
     records = [r for r in caplog.records if r.name == "tournaments.tasks"]
     assert len(records) == 4 and {r.levelno for r in records} == {logging.ERROR}
-    assert {r.getMessage() for r in records} == {"invariant violated"}
+    assert all(r.msg.startswith("invariant violated: ") for r in records)
+    assert any(r.getMessage().startswith(f"invariant violated: set.starter tournaments.SetResult #{s.pk} ({ct.slug})")
+               and r.getMessage().endswith("expected black, found white") for r in records)
     assert {(r.invariant, r.model, r.pk, r.expected, r.found, r.tournament) for r in records} == {
         ("set.starter", "tournaments.SetResult", s.pk, "black", "white", ct.slug),
         ("match.version", "tournaments.Match", m.pk, 1, 0, ct.slug)}
