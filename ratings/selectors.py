@@ -253,11 +253,9 @@ class RatingListRows(Sequence):
 
 
 def _rating_list_rows(filters: RatingFilters, order: str) -> list[tuple]:
-    players = list(
-        filtered_players(filters).select_related(None).filter(rating__gt=0, active=True, merged_into__isnull=True)
-        .only("pk", "rating", "first_name", "last_name", "federation_id")
-    )
-    ids = [p.pk for p in players]
+    listed = filtered_players(filters).select_related(None).filter(rating__gt=0, active=True, merged_into__isnull=True)
+    players = list(listed.only("pk", "rating", "first_name", "last_name", "federation_id"))
+    ids = listed.values("pk")  # a subquery: never a list of 45,000 ids in the SQL text
     stats = dict(
         RatingChange.objects.filter(player__in=ids).values("player_id").annotate(n=Sum("sets"))
         .values_list("player_id", "n")
@@ -313,12 +311,23 @@ def rating_list(filters: RatingFilters = RatingFilters(), *, order: str = "ratin
 
 
 def rating_cities() -> list[str]:
-    """Cities of rated players (own city, else the club's), in Turkish order."""
+    """Cities of rated players (own city, else the club's), in Turkish order; cached under the
+    ``members`` and ``ratings`` data versions like :func:`rating_list`."""
+    from django.core.cache import cache
+
+    from federation.versions import current
+
+    key = "ratings:cities:{}:{}:{}".format(RATING_LIST_LAYOUT, *current("members", "ratings"))
+    cached = cache.get(key)
+    if cached is not None:
+        return cached
     cities = set()
-    for city, club_city in Player.objects.filter(rating__gt=0).values_list("city", "club__city"):
+    for city, club_city in Player.objects.filter(rating__gt=0).values_list("city", "club__city").distinct():
         if city or club_city:
             cities.add(city or club_city)
-    return sorted(cities, key=turkish_sort_key)
+    result = sorted(cities, key=turkish_sort_key)
+    cache.set(key, result)
+    return result
 
 
 # --------------------------------------------------------------------------------------------

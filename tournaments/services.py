@@ -1161,7 +1161,9 @@ def _same_result(match: Match, sets, forfeit: str) -> bool:
 
 
 def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_version: int | None, reason: str) -> Match:
-    match = Match.objects.select_for_update().select_related("round__tournament").get(pk=match.pk)
+    # lock the match row only (of="self"): PostgreSQL would otherwise lock the joined round and tournament
+    # rows too, for the whole transaction, and every result of the tournament would wait for the one before
+    match = Match.objects.select_for_update(of=("self",)).select_related("round__tournament").get(pk=match.pk)
     tournament = match.round.tournament
     if match.kind == Match.Kind.BYE:
         raise Conflict(_("A bye has no result to enter."))

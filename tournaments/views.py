@@ -419,26 +419,33 @@ def referee_home(request):
 LIVE_POLL_SECONDS = 3
 
 
-def _live_data(t: Tournament, number: int | None = None) -> dict | None:
-    """:func:`selectors.live_data` of round ``number`` (default: the live round), cached per tournament
-    version and language; ``None`` when round ``number`` is not public. A fresh dict each call."""
-    lang = _lang()
+def _live_data(request, t: Tournament, number: int | None = None) -> tuple[dict, str] | None:
+    """(:func:`selectors.live_data` of round ``number`` (default: the live round) with ``standings_url``
+    when the standings are public to this user, its ETag), cached per tournament version, language and
+    that visibility; ``None`` when round ``number`` is not public. The dict is a fresh copy each call.
+    Polled by every phone in the hall: a poll whose ETag is current costs one query, no JSON work."""
+    import hashlib
+    import json
 
-    def build() -> dict | None:
+    lang = _lang()
+    visible = publication.results_visible(t, request.user)
+
+    def build() -> tuple[dict, str] | None:
         rnd = selectors.live_round(tournament=t, number=number)
         if rnd is None and number is not None:
             return None
-        return selectors.live_data(tournament=t, round=rnd)
+        data = selectors.live_data(tournament=t, round=rnd)
+        if visible:
+            data["standings_url"] = reverse("standings", args=[t.slug])
+        body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+        return data, '"%s"' % hashlib.sha1(body).hexdigest()[:20]
 
-    data = caching.tournament_cached("live", tournament=t, parts=(lang, number or 0), build=build)
-    return None if data is None else dict(data)
+    cached = caching.tournament_cached("live", tournament=t, parts=(lang, number or 0, int(visible)), build=build)
+    return None if cached is None else (dict(cached[0]), cached[1])
 
 
 def _live_context(request, t: Tournament) -> dict:
-    data = _live_data(t)
-    if publication.results_visible(t, request.user):
-        data["standings_url"] = reverse("standings", args=[t.slug])
-    return data
+    return _live_data(request, t)[0]
 
 
 def live(request, slug: str, tv: bool = False):
@@ -458,9 +465,6 @@ def live(request, slug: str, tv: bool = False):
 def live_json(request, slug: str):
     """The live round as JSON (:func:`selectors.live_data`): the last published or closed round, or
     ``?round=N`` (404 unless public). Answers 304 to a poll whose ``If-None-Match`` is still current."""
-    import hashlib
-    import json
-
     from django.http import HttpResponseNotModified, JsonResponse
     from django.utils import timezone
 
@@ -468,18 +472,12 @@ def live_json(request, slug: str):
 
     t = _tournament(request, slug)
     number = request.GET.get("round")
-    if number is not None:
-        if not number.isdigit():
-            raise Http404("round")
-        data = _live_data(t, int(number))
-        if data is None:
-            raise Http404("round not published")
-        if publication.results_visible(t, request.user):
-            data["standings_url"] = reverse("standings", args=[t.slug])
-    else:
-        data = _live_context(request, t)
-    body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
-    etag = '"%s"' % hashlib.sha1(body).hexdigest()[:20]
+    if number is not None and not number.isdigit():
+        raise Http404("round")
+    live = _live_data(request, t, int(number) if number is not None else None)
+    if live is None:
+        raise Http404("round not published")
+    data, etag = live
     # "Updated 14:02:10" in the site's time zone (TIME_ZONE), not the device's: in the body and, for a
     # 304 (the browser then hands the script its cached body), in a header too; not part of the ETag.
     now = formatting.clock(timezone.now(), seconds=True)

@@ -549,7 +549,7 @@ def test_pages_load_with_a_fixed_number_of_queries(client, rated_event, django_a
     _publish(t2, org2)
     with django_assert_max_num_queries(6):
         assert client.get(reverse("player-detail", args=[four[0].federation_id])).status_code == 200
-    with django_assert_max_num_queries(8):  # cold: the data versions, the list's rows, the page's players
+    with django_assert_max_num_queries(9):  # cold: the data versions, the list's rows and cities, the page's players
         assert client.get(reverse("rating-list")).status_code == 200
     with django_assert_max_num_queries(5):  # warm: the rows come from the cache
         assert client.get(reverse("rating-list")).status_code == 200

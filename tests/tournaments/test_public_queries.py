@@ -31,7 +31,7 @@ PAGES = [
     ("/players/", 2, 2, False),
     ("/players/CT-1/", 4, 4, False),
     ("/players/CT-1/results/", 4, 4, False),
-    ("/ratings/", 8, 5, False),
+    ("/ratings/", 9, 5, False),
     ("/clubs/", 1, 1, False),
     ("/api/tournaments/", 2, 2, False),
     (f"/api/tournaments/{SLUG}/", 3, 3, False),
