@@ -21,7 +21,7 @@ from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.test import Client, override_settings
 from django.urls import path
-from django.utils import timezone, translation
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from federation import formatting
@@ -68,13 +68,13 @@ def test_crosstable_page_and_pdf_legend_say_which_letter_is_which(completed_tour
     assert re.search(r'<td class="cell">\d+S', tr)
     en = Client(HTTP_ACCEPT_LANGUAGE="en").get(f"/t/{slug}/crosstable/").content.decode()
     assert "W = white, B = black" in en and re.search(r'<td class="cell">\d+W', en)
+    from tournaments.crosstable_pdf import crosstable_pdf_context, crosstable_pdf_html
+
     for lang, letters in (("tr", "BS"), ("en", "WB")):
-        with translation.override(lang):
-            table = tournament_crosstable(tournament=completed_tournament, lang=lang)
-            html = render_to_string("tournaments/crosstable_pdf.html",
-                                    {"table": table, "t": completed_tournament, "generated_at": timezone.now()})
+        html = crosstable_pdf_html(crosstable_pdf_context(tournament=completed_tournament, lang=lang), lang=lang)
         assert f"{letters[0]} = " in html and f"{letters[1]} = " in html
-        assert re.search(rf'<td class="cell">\d+[{letters}]', html)
+        # the PDF has one right-to-left cell for a row's rounds, each text between LEFT-TO-RIGHT MARKs
+        assert re.search(rf'<td class="cols rounds"[^>]*>[^<]*\u200e\d+[{letters}]', html)
 
 
 # --------------------------------------------------------------------------------------------
