@@ -17,6 +17,17 @@ choices between equivalent candidates (which moved-down players, the S2 transpos
 S1/S2 exchanges) are then fixed one player at a time with small tie-breaking bonuses.  The
 matching engine (:mod:`.matching`) is warm-started, so each of these steps costs little.
 
+Most of the n^2/2 edges never carry more than the completion and bye fields (C.4, C.5, C.9),
+whose value is a sum of one term per player: a pair outside the brackets being decided is
+worth ``sep[u] + sep[v] + const`` whoever they are.  These *background* edges are not all
+given to the matcher: each player starts with a few of them (its nearest compatible players)
+and after every solve the dual solution is checked against all the others; any edge it does
+not cover is added and the matching solved again, so the result is a maximum-weight matching
+of the complete graph (LP duality) while the matcher scans a sparse one.  The edges between the
+players of the bracket being decided (and the next score group) are set explicitly.  Edge
+weights depend on the two players' types only (score, bye eligibility, games played, colour
+and float data) and are computed once per pair of types.
+
 Conventions: scores are handled internally in tenths of a point; the score that places a
 player in a score group is the *accelerated* score (points plus the virtual points of the round
 in question, FIDE C.04.5.1, TRF ``XXA``), in the current round as in the float history of past
@@ -62,6 +73,7 @@ class _P:
     abs_imbalance: bool = False  # colour difference beyond +-1
     abs_pref: bool = False  # absolute colour preference (A.6 a)
     not_bye_candidate: int = 0  # 1 when the player cannot take the bye at the bye score
+    tid: int = 0  # type number (players of one type have the same edge weights)
 
 
 def _tenths(x: float) -> int:
@@ -181,23 +193,88 @@ class _Graph:
     With an odd number of players a dummy vertex joined to everybody by a constant weight
     makes the matching perfect; its partner is the unpaired player.  Finalised pairs keep
     only their own edge, which therefore stays in every later optimum.
+
+    Background edges: every compatible pair (``compatible(u, v)``, C.1/C.3) not set explicitly
+    weighs :meth:`bgw` ``= sep[u] + sep[v] + const`` (+1 for two ``top`` players).  The matcher
+    starts with the ``K`` nearest compatible players of everybody; :meth:`compute` checks the
+    dual solution against all the others after every solve and adds the ones it does not cover
+    (:meth:`_violated`).  ``mark[k]`` (edge ``k = u*N + v``, ``u < v``): 1 set explicitly, 2 a
+    background edge given to the matcher.  ``violations`` counts the background edges the check
+    had to add.
     """
 
-    def __init__(self, n: int) -> None:
+    K = 8  # background edges per player to start with
+
+    def __init__(self, n: int, compatible) -> None:
         self.n = n
         self.odd = n & 1
+        self.N = n + self.odd
         self.m = Matcher(n + self.odd)
         if self.odd:
-            for v in range(n):
-                self.m.set_weight(v, n, 1)
+            self.m.set_row(n, list(range(n)), [1] * n)
         self.active = [True] * n
         self.final: dict[int, int] = {}
         self.calls = 0
+        self.compatible = compatible  # compatible(u, v) on vertex numbers
+        self.sep = [0] * n
+        self.const = 0
+        self.top: list[int] | None = None
+        self.mark = bytearray(self.N * self.N)  # 1 explicit, 2 active background
+        self.bg: list[int] = []  # active background edges k
+        self.violations = 0
+
+    def bgw(self, u: int, v: int) -> int:
+        """Background weight of the compatible pair ``{u, v}``."""
+        w = self.sep[u] + self.sep[v] + self.const
+        if self.top is not None:
+            w += self.top[u] & self.top[v]
+        return w
+
+    def set_background(self, sep: list[int], const: int, top: list[int] | None = None) -> None:
+        """Background weights ``sep[u] + sep[v] + const`` (plus 1 when ``top[u]`` and ``top[v]``
+        are both 1) for every compatible pair not set explicitly."""
+        self.sep = sep
+        self.const = const
+        self.top = top
+        n, N, m, mark = self.n, self.N, self.m, self.mark
+        compatible = self.compatible
+        if not self.bg:
+            # start with the K nearest compatible players of everybody (by rank order)
+            for u in range(n):
+                got = 0
+                d = 1
+                while got < self.K and d < n:
+                    for v in (u - d, u + d):
+                        if 0 <= v < n:
+                            k = u * N + v if u < v else v * N + u
+                            if mark[k] == 0 and compatible(u, v):
+                                mark[k] = 2
+                                self.bg.append(k)
+                                got += 1
+                            elif mark[k] == 2:
+                                got += 1
+                    d += 1
+        bgw = self.bgw
+        for k in self.bg:
+            if mark[k] == 2:
+                i, j = divmod(k, N)
+                m.set_weight(i, j, bgw(i, j))
 
     def set(self, u: int, v: int, w: int) -> None:
         """Set the weight of edge ``{u, v}``; ``u`` is the player whose edges change."""
         if self.active[u] and self.active[v]:
+            self.mark[u * self.N + v if u < v else v * self.N + u] = 1
             self.m.set_weight(u, v, w)
+
+    def set_row(self, u: int, vs: list[int], ws: list[int]) -> None:
+        """:meth:`set` for the edges ``{u, vs[i]}``, weights ``ws[i]``."""
+        active = self.active
+        if not active[u]:
+            return
+        if not all(map(active.__getitem__, vs)):
+            ws = [w for v, w in zip(vs, ws) if active[v]]
+            vs = [v for v in vs if active[v]]
+        self.m.set_row(u, vs, ws, self.mark)
 
     def finalize(self, u: int, v: int) -> None:
         if u == v:
@@ -209,11 +286,168 @@ class _Graph:
         self.final[u] = v
         self.final[v] = u
 
+    def _violated(self) -> list[tuple[int, int]]:
+        """The background edges not given to the matcher whose slack is negative under its dual
+        solution (marked active; they must be given to it), found without looking at every
+        pair: with ``r[u] = dual[u] - 2 sep[u] - const`` the slack of a background edge is
+        ``r[u] + r[v]`` plus twice the duals of the blossoms holding both ends, so only players
+        with ``r < 0`` can be on one, and only with partners of a small enough ``r``; inside a
+        blossom the nested blossoms are walked down from the top."""
+        m = self.m
+        y = m.dualvar
+        ib = m.inblossom
+        bp = m.blossomparent
+        n, N, mark, sep, c, top = self.n, self.N, self.mark, self.sep, self.const, self.top
+        active = self.active
+        # slack of background edge {u, v} (no blossom holding both) = r[u] + r[v] - 2 top[u] top[v]
+        # >= r[u] + r[v] with r lowered by top: candidates from r, exact check in add()
+        # r of the dummy and of finalised players: never part of a background edge
+        r = [1 << (max(max(sep, default=0), c).bit_length() + 8)] * N
+        neg = []
+        for u in range(n):
+            if active[u]:
+                ru = y[u] - 2 * sep[u] - c
+                if top is not None:
+                    ru -= top[u]
+                r[u] = ru
+                if ru < 0:
+                    neg.append(u)
+        if not neg:
+            return []
+        groups: dict[int, list[int]] = {}
+        for u in range(n):
+            if active[u]:
+                g = groups.get(ib[u])
+                if g is None:
+                    groups[ib[u]] = [u]
+                else:
+                    g.append(u)
+        key = r.__getitem__
+        gmin = {}
+        for t, g in groups.items():
+            if len(g) > 1:
+                g.sort(key=key)
+            gmin[t] = r[g[0]]
+        gorder = sorted(groups, key=gmin.__getitem__)
+        compatible = self.compatible
+        out = []
+
+        def add(u: int, v: int, z: int = 0) -> None:
+            """Activate {u, v} if it is a background edge with a negative slack (``z``: twice the
+            duals of the blossoms holding both)."""
+            k = u * N + v if u < v else v * N + u
+            if mark[k] or not compatible(u, v):
+                return
+            if top is not None and r[u] + r[v] + z + top[u] + top[v] - 2 * (top[u] & top[v]) >= 0:
+                return
+            mark[k] = 2
+            self.bg.append(k)
+            out.append((u, v))
+
+        # pairs in different top-level blossoms: slack r[u] + r[v]
+        for u in neg:
+            thr = -r[u]
+            tu = ib[u]
+            for t in gorder:
+                if gmin[t] >= thr:
+                    break
+                if t == tu:
+                    continue
+                for v in groups[t]:
+                    if r[v] >= thr:
+                        break
+                    add(u, v)
+        # pairs inside one top-level blossom: slack r[u] + r[v] + 2 * (z of the blossoms
+        # holding both); walk down the nested blossoms from the top
+        childs = m.blossomchilds
+        for t, g in groups.items():
+            if len(g) < 2 or r[g[0]] + r[g[1]] + 2 * y[t] >= 0:
+                continue
+            minr: dict[int, int] = {}
+            leaves: dict[int, list[int]] = {}
+            order = []
+            stack = [t]
+            while stack:
+                b = stack.pop()
+                order.append(b)
+                for ch in childs[b]:
+                    if ch >= N:
+                        stack.append(ch)
+            for b in reversed(order):  # children first
+                best = None
+                ls: list[int] = []
+                for ch in childs[b]:
+                    if ch >= N:
+                        mc = minr[ch]
+                        ls.extend(leaves[ch])
+                    else:
+                        mc = r[ch]
+                        ls.append(ch)
+                    if best is None or mc < best:
+                        best = mc
+                minr[b] = best
+                leaves[b] = ls
+            stack2 = [(t, 2 * y[t])]
+            while stack2:
+                b, zb = stack2.pop()
+                kids = childs[b]
+                ms = sorted((minr[ch] if ch >= N else r[ch], i) for i, ch in enumerate(kids))
+                if ms[0][0] + ms[1][0] + zb < 0:
+                    for x in range(len(ms)):
+                        mx, ix = ms[x]
+                        if mx + ms[0][0] + zb >= 0:
+                            break
+                        cx = kids[ix]
+                        lx = sorted(leaves[cx], key=key) if cx >= N else [cx]
+                        for yy in range(x + 1, len(ms)):
+                            my, iy = ms[yy]
+                            if mx + my + zb >= 0:
+                                break
+                            cy = kids[iy]
+                            ly = sorted(leaves[cy], key=key) if cy >= N else [cy]
+                            for u in lx:
+                                if r[u] + my + zb >= 0:
+                                    break
+                                for v in ly:
+                                    if r[u] + r[v] + zb >= 0:
+                                        break
+                                    add(u, v, zb)
+                for ch in kids:
+                    if ch >= N:
+                        zc = zb + 2 * y[ch]
+                        if len(leaves[ch]) > 1 and minr[ch] * 2 + zc < 0:
+                            stack2.append((ch, zc))
+        return out
+
     def compute(self) -> list[int]:
-        """``mate[v]``: partner of ``v``, or ``v`` itself when unpaired."""
+        """``mate[v]``: partner of ``v``, or ``v`` itself when unpaired, in a maximum-weight
+        matching of the whole graph: solved on the edges the matcher has, then checked against
+        the background edges it has not (:meth:`_violated`) and solved again with the ones the
+        dual solution does not cover, until none is left.  A matching that is not perfect is
+        solved again with every background edge (max cardinality as before)."""
         self.calls += 1
-        res = self.m.solve()
         n = self.n
+        while True:
+            res = self.m.solve()
+            bad = self._violated()
+            if not bad and all(x >= 0 for x in res):
+                break
+            if not bad:
+                # not perfect: give the matcher every background edge
+                bad = []
+                for u in range(n):
+                    for v in range(u):
+                        k = v * self.N + u
+                        if not self.mark[k] and self.active[u] and self.active[v] and self.compatible(u, v):
+                            self.mark[k] = 2
+                            self.bg.append(k)
+                            bad.append((u, v))
+                if not bad:
+                    break
+            self.violations += len(bad)
+            bgw = self.bgw
+            for u, v in bad:
+                self.m.set_weight(u, v, bgw(u, v))
         return [x if 0 <= x < n else v for v, x in enumerate(res[:n])]
 
 
@@ -373,9 +607,13 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
     if forbidden:
         no_pairing += f" with the {len(forbidden)} forbidden pair(s)"
 
+    forbidden_ids = {(min(pair), max(pair)) for pair in forbidden}
+
     def compatible(a: _P, b: _P) -> bool:
         """Absolute criteria C.1 (no rematch, no forbidden pair) and C.3 (absolute colour preferences)."""
-        if b.pid in a.opponents or frozenset((a.pid, b.pid)) in forbidden:
+        if b.pid in a.opponents:
+            return False
+        if forbidden_ids and ((a.pid, b.pid) if a.pid < b.pid else (b.pid, a.pid)) in forbidden_ids:
             return False
         if a.abs_pref and b.abs_pref and a.pref == b.pref:
             return last_round and (a.score > top_threshold or b.score > top_threshold)
@@ -406,7 +644,9 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
         state["bye_score"] = score
         for p in S:
             p.not_bye_candidate = 0 if (p.bye_ok and p.score <= score) else 1
+        memo.clear()
 
+    memo: dict[int, int] = {}
     set_bye_score(0)
 
     # Bit fields of an edge weight, most significant first (C.04.3 C.4-C.21 in order),
@@ -430,10 +670,32 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
     P_C1, P_C2, P_C3, P_C4 = pos["col1"], pos["col2"], pos["col3"], pos["col4"]
     P_FL = [(k, pos[f"down{k}"], pos[f"up{k}"], pos[f"sdown{k}"], pos[f"sup{k}"]) for k in ks]
 
+    # The weight of a compatible pair depends on the two players' types only (score, bye
+    # eligibility, games played, colour and float data): computed once per pair of types.
+    ntypes = [1]
+
+    def assign_types() -> None:
+        """Type numbers for the memo (again after every change of the bye candidates)."""
+        types: dict[tuple, int] = {}
+        for p in S:
+            key = (p.not_bye_candidate, p.score, p.played_games, p.pref, p.abs_imbalance, p.imbalance,
+                   p.repeated, p.abs_pref, p.strong, p.float1, p.float2)
+            p.tid = types.setdefault(key, len(types))
+        ntypes[0] = len(types)
+        memo.clear()
+
     def edge_weight(h: _P, lo: _P, in_cur: bool, in_next: bool) -> int:
         """Edge weight encoding C.04.3 C.4-C.21 for ``h`` (higher) v ``lo`` (lower)."""
         if not compatible(h, lo):
             return 0
+        key = ((h.tid * ntypes[0] + lo.tid) << 2) + (in_cur << 1) + in_next
+        w = memo.get(key)
+        if w is None:
+            w = memo[key] = type_weight(h, lo, in_cur, in_next)
+        return w
+
+    def type_weight(h: _P, lo: _P, in_cur: bool, in_next: bool) -> int:
+        """:func:`edge_weight` of two compatible players."""
         # C.4 completion, C.5 bye
         r = (1 + h.not_bye_candidate + lo.not_bye_candidate) << P_TOP
         hs, ls = h.score, lo.score
@@ -480,24 +742,20 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
                 r += 1 << (p_sdown + shift[hs])
         return r
 
-    G = _Graph(n)
+    assign_types()
+    G = _Graph(n, lambda u, v: compatible(S[u], S[v]))
     odd = n & 1
     # Completion (C.4) and bye (C.5) check on the whole round.
-    for a in range(n):
-        for b in range(a):
-            hp, lp = S[b], S[a]
-            if odd:
-                if compatible(lp, hp):
-                    w = 1 + (not hp.bye_ok) + (not lp.bye_ok)
-                    w <<= SG
-                    w |= shift[lp.score] + shift[hp.score]
-                    w <<= B
-                    w |= lp.score >= top_score
-                else:
-                    w = 0
-            else:
-                w = edge_weight(hp, lp, False, False)
-            G.set(a, b, w)
+    if odd:
+        # ((1 + not bye_ok (both)) << SG | shift (both)) << B | 1 when both are top scorers
+        sep = [((not p.bye_ok) << (SG + B)) + (shift[p.score] << B) for p in S]
+        top = [int(p.score >= top_score) for p in S]
+        if all(top):
+            G.set_background(sep, (1 << (SG + B)) + 1)
+        else:
+            G.set_background(sep, 1 << (SG + B), top)
+    else:
+        G.set_background([p.not_bye_candidate << P_TOP for p in S], 1 << P_TOP)
     mate = G.compute()
     unmatched = [v for v in range(n) if mate[v] == v]
     if len(unmatched) > 1 or (unmatched and not S[unmatched[0]].bye_ok):
@@ -520,9 +778,14 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
         for k, c in enumerate(counts):
             ranks[c] = k
         state["ranks"] = ranks
-        for a in range(n):
-            for b in range(a):
-                G.set(a, b, edge_weight(S[b], S[a], False, False))
+        assign_types()
+        sep = []
+        for p in S:
+            x = p.not_bye_candidate << P_TOP
+            if single and p.score == bye_score:
+                x += ranks[p.played_games] << P_BYE
+            sep.append(x)
+        G.set_background(sep, 1 << P_TOP)
 
     matched = [False] * n
     # current bracket: pb = moved-down players, residents, then the next score group
@@ -546,14 +809,12 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
             it += 1
         # base weights: base[li][si] for li >= sgb
         base: dict[int, list[int]] = {}
-        set_weight = G.m.set_weight  # every player of pb is still unpaired
+        pbp = [S[v] for v in pb]
         for li in range(sgb, len(pb)):
-            lv = pb[li]
-            lp = S[lv]
+            lp = pbp[li]
             in_cur = li < nsgb
-            row = [edge_weight(S[pb[si]], lp, in_cur, not in_cur) for si in range(li)]
-            for si in range(li):
-                set_weight(lv, pb[si], row[si])
+            row = [edge_weight(hp, lp, in_cur, not in_cur) for hp in pbp[:li]]
+            G.set_row(pb[li], pb[:li], row)  # every player of pb is still unpaired
             base[li] = row
 
         def ewc(si: int, li: int, sri: int, rp: int) -> int:
@@ -591,18 +852,24 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
                 continue
             rem_md -= 1
             if not (sgbv <= mate[pv] < nsgbv):
+                vs, ws = [], []
                 for oi in range(sgb, nsgb):
                     w = base[oi][pi]
                     if w:
-                        G.set(pv, pb[oi], w | 1)
+                        vs.append(pb[oi])
+                        ws.append(w | 1)
+                G.set_row(pv, vs, ws)
                 mate = G.compute()
             if sgbv <= mate[pv] < nsgbv:
                 matched[pv] = True
                 rem_matched -= 1
+                vs, ws = [], []
                 for oi in range(sgb, nsgb):
                     w = base[oi][pi]
                     if w:
-                        G.set(pv, pb[oi], (w | (nsgb - sgb)) + 1)
+                        vs.append(pb[oi])
+                        ws.append((w | (nsgb - sgb)) + 1)
+                G.set_row(pv, vs, ws)
 
         # Choose the opponents of the moved-down players (S2 order, B.3).
         for pi in range(sgb):
@@ -610,14 +877,17 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
             if not matched[pv]:
                 continue
             add = len(pb)
+            vs, ws = [], []
             for oi in range(nsgb - 1, sgb - 1, -1):
                 ov = pb[oi]
                 if matched[ov]:
                     continue
                 w = base[oi][pi]
                 if w:
-                    G.set(pv, ov, w + add)
+                    vs.append(ov)
+                    ws.append(w + add)
                     add += 1
+            G.set_row(pv, vs, ws)
             mate = G.compute()
             mv = mate[pv]
             matched[mv] = True
@@ -633,12 +903,9 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
             remainder.append(pi)
             if mate[pv] < pv:
                 rpairs += 1
-        for oi in remainder:
-            ov = pb[oi]
-            for ri, pi in enumerate(remainder):
-                if oi <= pi:
-                    break
-                G.set(pb[pi], ov, ewc(pi, oi, ri, rpairs))
+        for ri, pi in enumerate(remainder):
+            below = remainder[ri + 1:]
+            G.set_row(pb[pi], [pb[oi] for oi in below], [ewc(pi, oi, ri, rpairs) for oi in below])
         mate = G.compute()
 
         exchange_count = 0
@@ -657,17 +924,23 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
             pi = remainder[k]
             pv = pb[pi]
             if pv < mate[pv] < nsgbv:
+                vs, ws = [], []
                 for q in range(start, len(remainder)):
                     w = ewc(pi, remainder[q], pri, rpairs)
                     if w:
-                        G.set(pv, pb[remainder[q]], w - 1)
+                        vs.append(pb[remainder[q]])
+                        ws.append(w - 1)
+                G.set_row(pv, vs, ws)
                 mate = G.compute()
             exchange = mate[pv] <= pv or mate[pv] >= nsgbv
             exr -= exchange
+            vs, ws = [], []
             for q in range(k + 1, len(remainder)):
                 if exchange:
                     base[remainder[q]][pi] = 0
-                G.set(pv, pb[remainder[q]], ewc(pi, remainder[q], pri, rpairs))
+                vs.append(pb[remainder[q]])
+                ws.append(ewc(pi, remainder[q], pri, rpairs))
+            G.set_row(pv, vs, ws)
 
         # S2 players (from the top of S2) to be exchanged where possible (B.6).
         exr = exchange_count
@@ -679,47 +952,59 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
             pv = pb[pi]
             already = pv < mate[pv] < nsgbv
             if not already:
+                vs, ws = [], []
                 for q in range(k + 1, len(remainder)):
                     w = ewc(pi, remainder[q], ri, rpairs)
                     if w:
-                        G.set(pv, pb[remainder[q]], w + 1)
+                        vs.append(pb[remainder[q]])
+                        ws.append(w + 1)
+                G.set_row(pv, vs, ws)
                 mate = G.compute()
             if pv < mate[pv] < nsgbv:
                 exr -= 1
+                vs = []
                 for q in range(k):
                     base[pi][remainder[q]] = 0
-                    G.set(pv, pb[remainder[q]], 0)
+                    vs.append(pb[remainder[q]])
                 for oi in range(nsgb, len(pb)):
                     base[oi][pi] = 0
-                    G.set(pv, pb[oi], 0)
+                    vs.append(pb[oi])
+                G.set_row(pv, vs, [0] * len(vs))
             if not already:
-                for q in range(k + 1, len(remainder)):
-                    G.set(pv, pb[remainder[q]], ewc(pi, remainder[q], ri, rpairs))
+                below = remainder[k + 1:]
+                G.set_row(pv, [pb[oi] for oi in below], [ewc(pi, oi, ri, rpairs) for oi in below])
             ri += 1
 
         # Fix the exchanges: only S1 (higher) v S2 (lower) pairs remain possible.
         for k, pi in enumerate(remainder):
             pv = pb[pi]
+            s1 = pv < mate[pv] < nsgbv
+            vs, ws = [], []
             for q in range(k + 1, len(remainder)):
                 oi = remainder[q]
                 ov = pb[oi]
-                if mate[pv] <= pv or mate[pv] >= nsgbv or (ov < mate[ov] < nsgbv):
+                if not s1 or (ov < mate[ov] < nsgbv):
                     base[oi][pi] = 0
-                G.set(pv, ov, base[oi][pi])
+                vs.append(ov)
+                ws.append(base[oi][pi])
+            G.set_row(pv, vs, ws)
 
         # Pair S1 in order with the first possible S2 player (transpositions, B.3/B.4).
         for pi in remainder:
             pv = pb[pi]
             if pv < mate[pv] < nsgbv:
                 add = 0
+                vs, ws = [], []
                 for oi in reversed(remainder):
                     ov = pb[oi]
                     if oi <= pi or matched[ov]:
                         continue
                     w = base[oi][pi]
                     if w:
-                        G.set(pv, ov, w + add)
+                        vs.append(ov)
+                        ws.append(w + add)
                     add += 1
+                G.set_row(pv, vs, ws)
                 mate = G.compute()
                 mv = mate[pv]
                 matched[pv] = True
@@ -738,7 +1023,9 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
                 new_sgb += 1
             if single and S[mate[pv]].score < S[sg_it].score:
                 single = False
-        state["single"] = single
+        if state["single"] != single:
+            state["single"] = single
+            memo.clear()
         pb = new_pb
         sgb = new_sgb
         sgbv = nsgbv

@@ -6,18 +6,32 @@ grown from all exposed vertices, blossoms shrunk and expanded, dual variables ad
 smallest of the four deltas.  Weights are arbitrary-size non-negative ``int`` (0 = no edge);
 the Dutch system (C.04.3) encodes its criteria lexicographically in such weights.
 
+Graph: each vertex lists only the edges that were given a non-zero weight (``nbv``/``nbk``),
+so a sparse graph is scanned in time proportional to its edges; edges set back to 0 leave the
+lists at the next :meth:`Matcher.solve`, edges to retired (isolated) pairs every so often.
+For the least-slack edge between two S-blossoms (delta 3) every S-vertex keeps its own
+least-slack edge to another S-blossom, found when it is scanned; an edge that later falls
+inside one blossom is replaced by a new look at that vertex's edges when the deltas are
+computed (instead of merging per-blossom edge lists at every blossom made).
+
 :class:`Matcher` keeps its matching, dual variables and blossoms between calls.  When the
-weights of some edges change, the blossoms around the touched vertices are dissolved (their
-dual moves to their vertices), the touched vertices get the smallest feasible dual (keeping
-their matched edge when it can stay tight) and matched edges that are no longer tight are
-released; the search then continues from that dual-feasible state.  Exposed vertices joined
-by a tight edge are matched directly at the start of every stage.  Re-solving after a change
-touching a few vertices costs a few O(n^2) stages instead of a full O(n^3) run.
+weights of some edges change (the *dirty* vertices are the first ends given to
+:meth:`~Matcher.set_weight`), the blossoms around the dirty vertices are dissolved (their dual
+moves to their vertices); a dirty vertex with a heavier edge raises its dual to the smallest
+feasible value; a matched edge at a dirty vertex that is no longer tight is made tight again by
+lowering the dual of one end by the slack when that end's other edges allow it (a potential
+shift: after edges at one vertex got lighter by the same amount nothing else changes), else the
+pair is released; exposed dirty vertices get the smallest feasible dual.  The search then
+continues from that dual-feasible state; exposed vertices joined by a tight edge are matched
+directly at the start of every stage.  Re-solving after a change touching a few vertices costs
+a few stages instead of a full O(n^3) run.
 
 Contract: the result is a maximum-weight *perfect* matching whenever the graph has one (the
 Dutch system guarantees this by adding a dummy vertex for an odd number of players and by
 its completion check).  Without a perfect matching the result has maximum cardinality but,
-after a warm start, not necessarily maximum weight.
+after a warm start, not necessarily maximum weight.  The dual solution (``dualvar``, with the
+nesting ``blossomparent``) is left readable after :meth:`~Matcher.solve`: the Dutch system uses
+it to check the edges it did not give the matcher.
 
 Edge weights are stored doubled and ``slack = dual[i] + dual[j] - 2*w`` (plus twice the dual
 of every blossom containing both ends), so all arithmetic stays integral; exposed vertices
@@ -26,6 +40,8 @@ are kept at even duals so that the slack between two S-vertices is always even.
 from __future__ import annotations
 
 from heapq import heappop, heappush
+from itertools import compress
+from operator import not_, sub
 
 __all__ = ["Matcher"]
 
@@ -33,24 +49,28 @@ __all__ = ["Matcher"]
 class Matcher:
     """Maximum-weight perfect matching on the vertex set ``0..n-1`` (see the module notes).
 
-    ``set_weight(i, j, w)`` with ``w >= 0`` (``0`` removes the edge); ``solve()`` returns
-    ``mate`` with ``mate[v]`` the partner of ``v`` or ``-1``.  ``isolate_pair(u, v)`` fixes a
-    pair for good (used for finalised pairings).  Memory is O(n^2).
+    ``set_weight(i, j, w)`` with ``w >= 0`` (``0`` removes the edge), ``set_row`` for many edges
+    at one vertex; ``solve()`` returns ``mate`` with ``mate[v]`` the partner of ``v`` or ``-1``.
+    ``isolate_pair(u, v)`` fixes a pair for good (used for finalised pairings).  Memory is
+    O(n^2) (weights by edge number ``k = i*n + j``, ``i < j``); time per stage is O(n + edges).
     """
 
     def __init__(self, n: int) -> None:
         self.n = n
         N = n
         self.wt = [0] * (N * N)  # twice the weight of edge k = i*N + j, i < j
-        self.endpoint = [0] * (2 * N * N)
+        # endpoint[2k] = i, endpoint[2k + 1] = j for edge k = i*N + j
+        self.endpoint = endpoint = [0] * (2 * N * N)
+        cols = list(range(N))
         for i in range(N):
-            for j in range(i + 1, N):
-                k = i * N + j
-                self.endpoint[2 * k] = i
-                self.endpoint[2 * k + 1] = j
-        # neighbend[v]: remote endpoints of the edges at v
-        self.neighbend = [[(2 * (v * N + u) + 1) if u > v else 2 * (u * N + v) for u in range(N) if u != v]
-                          for v in range(N)]
+            endpoint[2 * i * N:2 * (i + 1) * N:2] = [i] * N
+            endpoint[2 * i * N + 1:2 * (i + 1) * N:2] = cols
+        # the edges at v: nbv[v][x] is the other end of edge nbk[v][x] (edges of weight 0 are
+        # dropped lazily); listed[k]: edge k is in these lists
+        self.nbv: list[list[int]] = [[] for _ in range(N)]
+        self.nbk: list[list[int]] = [[] for _ in range(N)]
+        self.listed = bytearray(N * N)
+        self.raised: set[int] = set()  # dirty vertices with an edge that got heavier
         self.mate = [-1] * N  # remote endpoint of the matched edge
         self.label = [0] * (2 * N)
         self.labelend = [-1] * (2 * N)
@@ -59,13 +79,13 @@ class Matcher:
         self.blossomchilds: list = [None] * (2 * N)
         self.blossombase = list(range(N)) + [-1] * N
         self.blossomendps: list = [None] * (2 * N)
-        self.bestedge = [-1] * (2 * N)
-        self.blossombestedges: list = [None] * (2 * N)
+        self.bestedge = [-1] * (2 * N)  # least-slack edge from an S-vertex to a free vertex
         self.unusedblossoms = list(range(N, 2 * N))
         self.dualvar = [0] * (2 * N)
         self.bleaves: list = [None] * (2 * N)
         self.allowedge = bytearray(N * N)
         self.dirty: set[int] = set()
+        self.zeroed: set[int] = set()  # vertices whose lists may hold edges set to 0
         self.retired: set[int] = set()
         self._compacted_at = 0
         self.stages = 0
@@ -76,21 +96,68 @@ class Matcher:
         dual is repaired at the next :meth:`solve` (repairing one end suffices)."""
         if i == j:
             raise ValueError("no loops")
-        k = i * self.n + j if i < j else j * self.n + i
+        if i < j:
+            k = i * self.n + j
+        else:
+            k = j * self.n + i
         w2 = 2 * w
-        if self.wt[k] != w2:
+        old = self.wt[k]
+        if old != w2:
             self.wt[k] = w2
             self.dirty.add(i)
+            if w2 > old:
+                self.raised.add(i)
+            if not w2:
+                self.zeroed.add(i)
+                self.zeroed.add(j)
+            elif not self.listed[k]:
+                self.listed[k] = 1
+                self.nbv[i].append(j)
+                self.nbk[i].append(k)
+                self.nbv[j].append(i)
+                self.nbk[j].append(k)
+
+    def set_row(self, i: int, js: list[int], ws: list[int], mark: bytearray | None = None) -> None:
+        """``set_weight(i, js[x], ws[x])`` for every ``x``; with ``mark``, also ``mark[k] = 1``
+        for every edge ``k`` set."""
+        n, wt, listed, nbv, nbk = self.n, self.wt, self.listed, self.nbv, self.nbk
+        nbvi, nbki = nbv[i], nbk[i]
+        changed = raised = False
+        ni = i * n
+        for j, w in zip(js, ws):
+            k = ni + j if i < j else j * n + i
+            if mark is not None:
+                mark[k] = 1
+            w2 = w << 1
+            old = wt[k]
+            if old != w2:
+                wt[k] = w2
+                changed = True
+                if w2 > old:
+                    raised = True
+                if not w2:
+                    self.zeroed.add(i)
+                    self.zeroed.add(j)
+                elif not listed[k]:
+                    listed[k] = 1
+                    nbvi.append(j)
+                    nbki.append(k)
+                    nbv[j].append(i)
+                    nbk[j].append(k)
+        if changed:
+            self.dirty.add(i)
+            if raised:
+                self.raised.add(i)
 
     def isolate_pair(self, u: int, v: int) -> None:
         """Remove every edge at ``u`` and ``v`` except ``{u, v}`` itself (which must exist):
         the two will be matched together from now on."""
         n = self.n
         wt = self.wt
+        keep = u * n + v if u < v else v * n + u
         for x in (u, v):
-            for y in range(n):
-                if y != u and y != v:
-                    k = x * n + y if x < y else y * n + x
+            for k in self.nbk[x]:
+                if k != keep:
                     wt[k] = 0
             self.dirty.add(x)
         self.retired.add(u)
@@ -100,11 +167,29 @@ class Matcher:
 
     def _compact(self) -> None:
         """Drop the edges to isolated pairs from the neighbour lists (they are all 0)."""
-        retired, endpoint = self.retired, self.endpoint
+        retired, nbv, nbk = self.retired, self.nbv, self.nbk
         for v in range(self.n):
             if v not in retired:
-                self.neighbend[v] = [p for p in self.neighbend[v] if endpoint[p] not in retired]
+                pairs = [(u, k) for u, k in zip(nbv[v], nbk[v]) if u not in retired]
+                nbv[v] = [u for u, _ in pairs]
+                nbk[v] = [k for _, k in pairs]
         self._compacted_at = len(retired)
+
+    def _drop_zero_edges(self) -> None:
+        """Take the edges set to 0 out of the neighbour lists of both their ends."""
+        wt, listed, nbv, nbk = self.wt, self.listed, self.nbv, self.nbk
+        getw = wt.__getitem__
+        unlist = listed.__setitem__
+        for v in self.zeroed:
+            ks = nbk[v]
+            ws = list(map(getw, ks))
+            if 0 not in ws:
+                continue
+            nbv[v] = list(compress(nbv[v], ws))
+            nbk[v] = list(compress(ks, ws))
+            for k in compress(ks, map(not_, ws)):
+                unlist(k, 0)
+        self.zeroed = set()
 
     def weight(self, i: int, j: int) -> int:
         """Current weight of edge ``{i, j}``."""
@@ -141,7 +226,6 @@ class Matcher:
         self.blossomchilds[b] = None
         self.blossomendps[b] = None
         self.blossombase[b] = -1
-        self.blossombestedges[b] = None
         self.bestedge[b] = -1
         self.bleaves[b] = None
         self.unusedblossoms.append(b)
@@ -159,61 +243,89 @@ class Matcher:
         for z in Z:
             self._make_trivial(z)
         inblossom = self.inblossom
-        neighbend = self.neighbend
+        nbv, nbk = self.nbv, self.nbk
+        raised = self.raised
+        self.raised = set()
+
+        getw, gety = wt.__getitem__, dualvar.__getitem__
 
         def need(v: int, skip: int) -> int | None:
             """Smallest dual of trivial vertex ``v`` covering its edges (but ``skip``)."""
+            ks = nbk[v]
+            if not ks:
+                return None
+            ends = nbv[v]
+            ds = list(map(sub, map(getw, ks), map(gety, ends)))
+            j = -1
+            if skip >= 0:
+                try:
+                    j = ends.index(skip)
+                except ValueError:
+                    pass
+                else:
+                    if len(ds) == 1:
+                        return None
+                    ds[j] = ds[j - 1] if j else ds[1]  # leave the maximum of the others
+            best = max(ds)
+            i = ds.index(best)
+            if i == j:
+                i = j - 1 if j else 1
+            if wt[ks[i]]:
+                return best
+            # an edge to a finalised pair (weight 0, not dropped yet) gave the maximum
             best = None
-            for p in neighbend[v]:
-                w = wt[p >> 1]
-                if w:
-                    y = endpoint[p]
-                    if y != skip:
-                        d = w - dualvar[y]
-                        if best is None or d > best:
-                            best = d
+            for u, k in zip(ends, ks):
+                w = wt[k]
+                if w and u != skip:
+                    d = w - dualvar[u]
+                    if best is None or d > best:
+                        best = d
             return best
 
-        done: set[int] = set()
-        retired = self.retired
+        # 1. feasibility: a dirty vertex whose edges got heavier raises its dual
+        needs: dict[int, int | None] = {}
         for z in Z:
-            if z in done:
+            if z in raised:
+                a = needs[z] = need(z, -1)
+                if a is not None and dualvar[z] < a:
+                    dualvar[z] = a
+        lowered = False
+        # 2. a matched edge at a dirty vertex that is no longer tight: lower the dual of one
+        # end (the higher-ranked first) by the slack when its other edges allow it (a
+        # potential shift), else release the pair
+        done: set[int] = set()
+        for z in Z:
+            if z in done or mate[z] == -1:
                 continue
+            m = endpoint[mate[z]]
+            k = mate[z] >> 1
             done.add(z)
-            if z in retired and mate[z] != -1 and wt[mate[z] >> 1]:
-                # an isolated pair: only its own edge is left, keep it tight
-                m = endpoint[mate[z]]
-                dualvar[z] = wt[mate[z] >> 1] - dualvar[m]
-                done.add(m)
-                continue
-            if mate[z] != -1:
-                m = endpoint[mate[z]]
-                k = mate[z] >> 1
-                if wt[k] and inblossom[m] == m:
-                    # keep the pair (z, m) tight if both duals can cover their other edges
-                    two_w = wt[k]
-                    az, am = need(z, m), need(m, z)
-                    dz = two_w - dualvar[m]  # leave m's dual alone if possible
-                    if az is not None and dz < az:
-                        dz = az  # else lower m's dual as little as possible
-                    if am is not None and two_w - dz < am:
-                        dz = None
-                    if dz is not None:
-                        dualvar[z] = dz
-                        dualvar[m] = two_w - dz
-                        done.add(m)
-                        continue
-                elif wt[k]:
-                    az = need(z, m)
-                    dz = wt[k] - dualvar[m]
-                    if az is None or dz >= az:
-                        dualvar[z] = dz
-                        continue
-                mate[m] = -1
-                mate[z] = -1
-            az = need(z, -1)
-            if az is not None:
-                dualvar[z] = az
+            done.add(m)
+            if wt[k]:
+                s = dualvar[z] + dualvar[m] - wt[k]
+                if s == 0:
+                    continue
+                for a, b in ((z, m), (m, z)) if z < m else ((m, z), (z, m)):
+                    if inblossom[a] == a:
+                        r = need(a, b)
+                        if r is None or dualvar[a] - s >= r:
+                            dualvar[a] -= s
+                            s = 0
+                            lowered = True
+                            break
+                if s == 0:
+                    continue
+            mate[m] = -1
+            mate[z] = -1
+        # 3. exposed dirty vertices: the smallest feasible dual (the value of step 1 is still
+        # feasible as long as no dual went down since then)
+        for z in Z:
+            if mate[z] == -1:
+                a = needs[z] if (not lowered and z in needs) else need(z, -1)
+                if a is not None:
+                    if a < dualvar[z]:
+                        lowered = True
+                    dualvar[z] = a
         # release matched edges between top-level blossoms that are no longer tight
         for v in range(n):
             p = mate[v]
@@ -238,13 +350,15 @@ class Matcher:
     def solve(self) -> list[int]:
         """Return ``mate`` (partner or ``-1``): a maximum-weight perfect matching for the
         current weights when one exists (else a maximum-cardinality matching)."""
+        if self.zeroed:
+            self._drop_zero_edges()
         if self.dirty:
             self._warm_start()
         n = self.n
         N2 = 2 * n
         wt = self.wt
         endpoint = self.endpoint
-        neighbend = self.neighbend
+        nbv, nbk = self.nbv, self.nbk
         mate = self.mate
         label = self.label
         labelend = self.labelend
@@ -254,10 +368,10 @@ class Matcher:
         blossombase = self.blossombase
         blossomendps = self.blossomendps
         bestedge = self.bestedge
-        blossombestedges = self.blossombestedges
         unusedblossoms = self.unusedblossoms
         dualvar = self.dualvar
         bleaves = self.bleaves
+        best3 = [-1] * n  # per S-vertex: least-slack edge to another S-blossom
 
         def leaves(b: int) -> list[int]:
             return bleaves[b] if b >= n else [b]
@@ -339,50 +453,7 @@ class Matcher:
                 if label[inblossom[v]] == 2:
                     heappush(queue, v)
                 inblossom[v] = b
-            bestedgeto: dict[int, int] = {}
-            bestslackto: dict[int, int] = {}
-            for bv in path:
-                if blossombestedges[bv] is None:
-                    for v in leaves(bv):
-                        dv = dualvar[v]
-                        for p in neighbend[v]:
-                            kk = p >> 1
-                            w2 = wt[kk]
-                            if not w2:
-                                continue
-                            j = endpoint[p]
-                            bj = inblossom[j]
-                            if bj != b and label[bj] == 1:
-                                sk = dv + dualvar[j] - w2
-                                old = bestslackto.get(bj)
-                                if old is None or sk < old:
-                                    bestedgeto[bj] = kk
-                                    bestslackto[bj] = sk
-                    nblists = ()
-                else:
-                    nblists = (blossombestedges[bv],)
-                for nblist in nblists:
-                    for kk in nblist:
-                        i, j = divmod(kk, n)
-                        bj = inblossom[j]
-                        if bj == b:
-                            i, j = j, i
-                            bj = inblossom[j]
-                            if bj == b:
-                                continue
-                        if label[bj] == 1:
-                            sk = dualvar[i] + dualvar[j] - wt[kk]
-                            old = bestslackto.get(bj)
-                            if old is None or sk < old:
-                                bestedgeto[bj] = kk
-                                bestslackto[bj] = sk
-                blossombestedges[bv] = None
-                bestedge[bv] = -1
-            blossombestedges[b] = list(bestedgeto.values())
             bestedge[b] = -1
-            for kk in blossombestedges[b]:
-                if bestedge[b] == -1 or slack(kk) < slack(bestedge[b]):
-                    bestedge[b] = kk
 
         def expand_blossom(b: int, endstage: bool) -> None:
             for s in blossomchilds[b]:
@@ -435,7 +506,6 @@ class Matcher:
             label[b] = labelend[b] = -1
             blossomchilds[b] = blossomendps[b] = None
             blossombase[b] = -1
-            blossombestedges[b] = None
             bestedge[b] = -1
             bleaves[b] = None
             unusedblossoms.append(b)
@@ -493,21 +563,34 @@ class Matcher:
             self.stages += 1
             # augmenting paths of length one: two exposed single vertices joined by a
             # tight edge (saves a whole stage each)
-            for v in range(n):
-                if mate[v] == -1 and inblossom[v] == v:
+            exposed = [v for v in range(n) if mate[v] == -1 and inblossom[v] == v]
+            if len(exposed) * len(exposed) < 2 * sum(len(nbk[v]) for v in exposed):
+                for x, v in enumerate(exposed):
+                    if mate[v] != -1:
+                        continue
                     dv = dualvar[v]
-                    for p in neighbend[v]:
-                        k = p >> 1
-                        w8 = wt[k]
-                        if w8:
-                            u = endpoint[p]
-                            if mate[u] == -1 and inblossom[u] == u and dv + dualvar[u] == w8:
-                                mate[v] = p
-                                mate[u] = p ^ 1
+                    nv = v * n
+                    for u in exposed[x + 1:]:
+                        if mate[u] == -1:
+                            k = nv + u
+                            w8 = wt[k]
+                            if w8 and dv + dualvar[u] == w8:
+                                mate[v] = 2 * k + 1
+                                mate[u] = 2 * k
+                                break
+            else:
+                for v in exposed:
+                    if mate[v] == -1:
+                        dv = dualvar[v]
+                        for k, u in zip(nbk[v], nbv[v]):
+                            w8 = wt[k]
+                            if w8 and mate[u] == -1 and inblossom[u] == u and dv + dualvar[u] == w8:
+                                mate[v] = 2 * k + (u > v)
+                                mate[u] = 2 * k + (v > u)
                                 break
             label[:] = [0] * N2
             bestedge[:] = [-1] * N2
-            blossombestedges[n:] = [None] * n
+            best3[:] = [-1] * n
             allowedge = self.allowedge = bytearray(n * n)
             queue.clear()
             for v in range(n):
@@ -519,12 +602,12 @@ class Matcher:
                     v = heappop(queue)
                     bv_ = inblossom[v]
                     dv = dualvar[v]
-                    for p in neighbend[v]:
-                        k = p >> 1
+                    b3k = -1
+                    b3s = None
+                    for k, w in zip(nbk[v], nbv[v]):
                         w8 = wt[k]
                         if not w8:
                             continue
-                        w = endpoint[p]
                         bw = inblossom[w]
                         if bv_ == bw:
                             continue
@@ -536,7 +619,7 @@ class Matcher:
                         if allowedge[k]:
                             lw = label[bw]
                             if lw == 0:
-                                assign_label(w, 2, p ^ 1)
+                                assign_label(w, 2, 2 * k + (v > w))
                             elif lw == 1:
                                 base = scan_blossom(v, w)
                                 if base >= 0:
@@ -548,15 +631,16 @@ class Matcher:
                                     break
                             elif label[w] == 0:
                                 label[w] = 2
-                                labelend[w] = p ^ 1
+                                labelend[w] = 2 * k + (v > w)
                         elif label[bw] == 1:
-                            bk = bestedge[bv_]
-                            if bk == -1 or kslack < dualvar[bk // n] + dualvar[bk % n] - wt[bk]:
-                                bestedge[bv_] = k
+                            if b3s is None or kslack < b3s:
+                                b3s = kslack
+                                b3k = k
                         elif label[w] == 0:
                             bk = bestedge[w]
                             if bk == -1 or kslack < dualvar[bk // n] + dualvar[bk % n] - wt[bk]:
                                 bestedge[w] = k
+                    best3[v] = b3k
                 if augmented:
                     break
                 deltatype = -1
@@ -568,16 +652,42 @@ class Matcher:
                             delta = d
                             deltatype = 2
                             deltaedge = bestedge[v]
-                for b in range(N2):
-                    if blossomparent[b] == -1 and label[b] == 1 and bestedge[b] != -1:
-                        kslack = slack(bestedge[b])
-                        if kslack & 1:
-                            raise AssertionError("odd slack between S-blossoms")
-                        d = kslack // 2
-                        if deltatype == -1 or d < delta:
-                            delta = d
-                            deltatype = 3
-                            deltaedge = bestedge[b]
+                for v in range(n):
+                    bv = inblossom[v]
+                    if label[bv] != 1:
+                        continue
+                    k = best3[v]
+                    if k == -1:
+                        continue
+                    u = k // n
+                    if u == v:
+                        u = k - u * n
+                    bu = inblossom[u]
+                    if label[bu] != 1 or bu == bv:
+                        # the best edge of v went inside its blossom: look again
+                        k = -1
+                        dv = dualvar[v]
+                        bs = None
+                        for kk, u in zip(nbk[v], nbv[v]):
+                            w8 = wt[kk]
+                            if w8:
+                                bu = inblossom[u]
+                                if bu != bv and label[bu] == 1:
+                                    sk = dv + dualvar[u] - w8
+                                    if bs is None or sk < bs:
+                                        bs = sk
+                                        k = kk
+                        best3[v] = k
+                        if k == -1:
+                            continue
+                    kslack = slack(k)
+                    if kslack & 1:
+                        raise AssertionError("odd slack between S-blossoms")
+                    d = kslack // 2
+                    if deltatype == -1 or d < delta:
+                        delta = d
+                        deltatype = 3
+                        deltaedge = k
                 for b in range(n, N2):
                     if (blossombase[b] >= 0 and blossomparent[b] == -1 and label[b] == 2
                             and (deltatype == -1 or dualvar[b] < delta)):
