@@ -54,8 +54,17 @@ def build_completed_tournament():
 def completed_tournament_db(django_db_setup, django_db_blocker):
     """Build the completed tournament once per test module that uses it, and remove it afterwards
     (so no other test sees its rows); yields its slug."""
-    with django_db_blocker.unblock():
-        t = build_completed_tournament()
+    from federation.celery import app
+
+    # jobs the build queues (the rating of the final standings) run here, as in the embedded mode, also
+    # when a broker is configured: this module-wide fixture runs before any test's Celery mode is chosen
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        with django_db_blocker.unblock():
+            t = build_completed_tournament()
+    finally:
+        app.conf.task_always_eager = eager
     yield CT_SLUG
     with django_db_blocker.unblock():
         from django.contrib.auth import get_user_model
