@@ -41,21 +41,19 @@ def _touch_tournaments_of(*, players=(), clubs=()) -> None:
     """Bump the version of every tournament with an entry of one of ``players`` or of a player of one of
     ``clubs`` (``version = version + 1``): their standings, crosstables and PDFs show names and clubs,
     and their cached copies are keyed on that version (``tournaments/caching.py``)."""
-    from django.db.models import F, Q
+    from django.db.models import Q
 
     from tournaments.models import Tournament
 
     players, clubs = [getattr(p, "pk", p) for p in players], [getattr(c, "pk", c) for c in clubs]
     if not players and not clubs:
         return
-    ids = set(
+    from tournaments.services import tournaments_touch
+
+    tournaments_touch(
         Tournament.objects.filter(Q(entries__player__in=players) | Q(entries__player__club__in=clubs))
         .values_list("pk", flat=True)
     )
-    if ids:
-        Tournament.objects.filter(pk__in=ids).update(
-            version=F("version") + 1, standings_version=F("standings_version") + 1
-        )
 
 
 def _require_staff(user, message: str) -> None:

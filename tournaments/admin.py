@@ -23,13 +23,10 @@ from tournaments.models import (
 
 
 def touch_tournaments(ids) -> None:
-    """Bump ``version`` and ``standings_version`` of the tournaments ``ids`` in the database
-    (``version = version + 1``): their cached outputs are keyed on them (tournaments/caching.py)."""
-    ids = {i for i in ids if i is not None}
-    if ids:
-        Tournament.objects.filter(pk__in=ids).update(
-            version=F("version") + 1, standings_version=F("standings_version") + 1
-        )
+    """Bump the versions of the tournaments ``ids`` (:func:`tournaments.services.tournaments_touch`)."""
+    from tournaments.services import tournaments_touch
+
+    tournaments_touch(ids)
 
 
 class TouchesTournamentMixin:

@@ -101,6 +101,17 @@ def tournament_touch(tournament: Tournament, *, standings: bool | Callable[[], b
     return tournament.version
 
 
+def tournaments_touch(ids) -> None:
+    """Bump ``version`` and ``standings_version`` of the tournaments ``ids`` (``version = version + 1``),
+    for writes made outside the tournament's own services (the admin, player and club edits): every
+    cached output of those tournaments is keyed on them (tournaments/caching.py)."""
+    ids = {i for i in ids if i is not None}
+    if ids:
+        Tournament.objects.filter(pk__in=ids).update(
+            version=F("version") + 1, standings_version=F("standings_version") + 1
+        )
+
+
 def check_reason_text(reason: str, *, field: str = "reason") -> str:
     """A reason as stored in the history (:func:`federation.validators.clean_reason`): stripped, at most
     500 characters, no control characters but line breaks and tabs, no bidirectional overrides."""
