@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin
-from django.db.models import Count, F
+from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 
 from federation.admin import ReadOnlyAdminMixin, TurkishSearchAdmin, TurkishSearchHistoryAdmin
