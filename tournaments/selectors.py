@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from django.db import transaction
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -103,7 +105,32 @@ class _Loaded:
     sets_by_match: dict[int, list[SetResult]] = field(default_factory=dict)
 
 
+@contextmanager
+def read_snapshot():
+    """Run the reads inside in one snapshot of the database.
+
+    On PostgreSQL, outside a transaction, they run in a READ ONLY REPEATABLE READ transaction: under
+    the default READ COMMITTED every statement sees the data committed when *it* starts, so a result
+    committed between reading the matches and reading their sets gave a match whose points disagree
+    with its sets (a torn read: ``StandingsError``, HTTP 500). Inside a transaction, and on SQLite
+    (one writer at a time; a read transaction sees one snapshot), the reads run as they are.
+    """
+    conn = transaction.get_connection()
+    if conn.vendor != "postgresql" or conn.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        with conn.cursor() as cur:
+            cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield
+
+
 def _load(tournament: Tournament, *, max_round: int | None, public_only: bool) -> _Loaded:
+    with read_snapshot():
+        return _load_rows(tournament, max_round=max_round, public_only=public_only)
+
+
+def _load_rows(tournament: Tournament, *, max_round: int | None, public_only: bool) -> _Loaded:
     entries = list(tournament.entries.select_related("player__club").order_by("start_no"))
     # the rounds are few: one instance each (prefetched), not one per match (a join would build 1,350 for a
     # 300-player 9-round event)

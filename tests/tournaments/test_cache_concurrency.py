@@ -29,9 +29,6 @@ RESULTS = {0: [SetInput(30, 18), SetInput(26, 22)], 1: [SetInput(18, 30), SetInp
 def test_concurrent_writes_then_a_cached_read_equals_a_fresh_computation():
     if connection.vendor == "sqlite" and "memory" in str(connection.settings_dict["NAME"]):
         pytest.skip("threads need a database file or a server (the test database is in memory)")
-    if connection.vendor == "postgresql":
-        pytest.xfail("known bug (issue 12 note): standings read matches and sets in separate READ COMMITTED "
-                     "statements, so a reader racing a writer can see a match without its new sets")
     org, ref = organiser(username="cc-org"), referee(username="cc-ref")
     t = services.tournament_create(name="Eşzamanlı Açık", rounds_total=5, created_by=org, start_date=None)
     for i in range(PLAYERS):
