@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from federation.audit import history
 from federation.models import Player
+from federation.validators import no_control_characters
 from tournaments.models import SetResult, Tournament
 
 STATUS_CHOICES = [
@@ -151,3 +154,170 @@ class RatingGameLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.change.player} v {self.opponent}: {self.score} ({self.margin:+d})"
+
+
+class RatingParameterSet(models.Model):
+    """A parameter set of the federation's rating system (docs/ratings.md, "Tuning and adoption").
+
+    ``system`` names the engine system (``"margin"`` = the federation's rating, see
+    :func:`ratings.services.rating_system`); ``params`` the keyword arguments of its params dataclass
+    (JSON object; the engine validates them). ``report`` is what produced the set (``rating_tune``'s
+    JSON: held-out log loss, sets, split) or ``{}`` for a set entered by hand.
+
+    At most one set is *adopted* at a time (``adopted_at`` not null and ``retired_at`` null); with none,
+    the engine's shipped defaults are used. Rows are never deleted: adopting another set retires the
+    previous one, so the list of rows with ``adopted_at`` is the history of the federation's parameters
+    (who adopted, when, why).
+    """
+
+    label = models.CharField(_("label"), max_length=120, validators=[no_control_characters])
+    system = models.CharField(_("rating system"), max_length=16, default="margin")
+    params = models.JSONField(_("parameters"), default=dict)
+    report = models.JSONField(_("tuning report"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        verbose_name=_("created by"),
+    )
+    adopted_at = models.DateTimeField(_("adopted at"), null=True, blank=True)
+    adopted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        verbose_name=_("adopted by"),
+    )
+    adoption_reason = models.TextField(_("reason"), blank=True, default="")
+    retired_at = models.DateTimeField(_("retired at"), null=True, blank=True)
+    retired_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        verbose_name=_("retired by"),
+    )
+    history = history()  # adoptions and retirements with who, when, why (federation.audit)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("rating parameter set")
+        verbose_name_plural = _("rating parameter sets")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["system"], condition=Q(adopted_at__isnull=False, retired_at__isnull=True),
+                name="rating_parameters_one_adopted",
+            ),
+            models.CheckConstraint(
+                condition=Q(retired_at__isnull=True) | Q(adopted_at__isnull=False),
+                name="rating_parameters_retired_after_adopted",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.label
+
+    @property
+    def in_force(self) -> bool:
+        return self.adopted_at is not None and self.retired_at is None
+
+
+class RatingList(models.Model):
+    """An official rating list: a frozen snapshot of the national rating at ``published_on``
+    (monthly by default), one :class:`RatingListEntry` per listed player.
+
+    A list is never edited; a wrong list is *withdrawn* (with who, when and why) and a new one
+    published for the same date. At most one list per date is in force (not withdrawn). The public
+    rating page shows the newest list in force.
+    """
+
+    published_on = models.DateField(_("list date"))
+    title = models.CharField(_("title"), max_length=120, blank=True, default="", validators=[no_control_characters])
+    system = models.CharField(_("rating system"), max_length=16, default="margin")
+    parameter_set = models.ForeignKey(
+        RatingParameterSet, null=True, blank=True, on_delete=models.PROTECT, related_name="lists",
+        verbose_name=_("parameter set"),
+    )
+    published_at = models.DateTimeField(_("published at"), auto_now_add=True)
+    published_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        verbose_name=_("published by"),
+    )
+    note = models.TextField(_("note"), blank=True, default="")
+    players = models.PositiveIntegerField(_("players"), default=0)
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+    withdrawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        verbose_name=_("withdrawn by"),
+    )
+    withdrawn_reason = models.TextField(_("reason for withdrawal"), blank=True, default="")
+
+    # the audit trail of publication and withdrawal (federation.audit: action, user, reason); the
+    # entries are written once with the list and never change, so they have no history of their own
+    history = history()
+
+    class Meta:
+        ordering = ["-published_on", "-id"]
+        verbose_name = _("official rating list")
+        verbose_name_plural = _("official rating lists")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["published_on"], condition=Q(withdrawn_at__isnull=True), name="rating_list_one_per_date"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title or f"{self.published_on:%Y-%m-%d}"
+
+    @property
+    def in_force(self) -> bool:
+        return self.withdrawn_at is None
+
+    def get_absolute_url(self) -> str:
+        """The list's page (``/ratings/lists/<date>/``; a withdrawn list by its id, as its date may
+        have another list in force)."""
+        from django.urls import reverse
+
+        url = reverse("rating-list-official", args=[self.published_on])
+        return url if self.in_force else f"{url}?id={self.pk}"
+
+    @property
+    def file_stem(self) -> str:
+        """Base name of the list's downloads: ``derecelendirme-listesi-2026-05-01``."""
+        return f"derecelendirme-listesi-{self.published_on:%Y-%m-%d}"
+
+
+class RatingListEntry(models.Model):
+    """One player's line of an official :class:`RatingList`, frozen at publication.
+
+    ``rating`` is the rounded national rating at the list date; ``sets`` rated sets up to that date;
+    ``status`` provisional / established; ``active`` whether the player played a rated set in the
+    activity window before the list date; ``change`` the difference to the player's rating on the
+    previous list in force (None when the player was not on it); ``rank`` the place among the
+    listed players in order of rating (None for inactive players, who are listed but not ranked);
+    ``category`` the age category code of :data:`ratings.selectors.AGE_GROUPS` at the list's year
+    (``"open"`` when unknown). Name, club and city are copied so the list reads as published.
+    """
+
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="rating_list_entries")
+    federation_id = models.CharField(_("federation id"), max_length=20)
+    name = models.CharField(_("name"), max_length=130)
+    club = models.CharField(_("club"), max_length=120, blank=True, default="")
+    city = models.CharField(_("city"), max_length=60, blank=True, default="")
+    rating = models.PositiveSmallIntegerField(_("rating"))
+    sets = models.PositiveIntegerField(_("rated sets"), default=0)
+    status = models.CharField(max_length=12, choices=STATUS_CHOICES)
+    active = models.BooleanField(_("active"), default=True)
+    change = models.SmallIntegerField(_("change"), null=True, blank=True)
+    rank = models.PositiveIntegerField(_("rank"), null=True, blank=True)
+    category = models.CharField(_("category"), max_length=12, blank=True, default="")
+
+    class Meta:
+        ordering = ["rating_list", "rank", "-rating", "name"]
+        verbose_name = _("rating list entry")
+        verbose_name_plural = _("rating list entries")
+        constraints = [
+            models.UniqueConstraint(fields=["rating_list", "player"], name="rating_list_entry_unique_player"),
+            models.CheckConstraint(condition=Q(rating__lte=4000), name="rating_list_entry_range"),
+            models.CheckConstraint(
+                condition=Q(status__in=["provisional", "established"]), name="rating_list_entry_status_values"
+            ),
+        ]
+        indexes = [models.Index(fields=["player", "rating_list"], name="rating_list_entry_player")]
+
+    def __str__(self) -> str:
+        return f"{self.rating_list}: {self.name} {self.rating}"

@@ -28,6 +28,7 @@ from .elo import (
 )
 from .glicko2 import GLICKO2_SCALE, Glicko2, Glicko2Params, glicko2_update
 from .run import Rater, RatingSystem, rate_events
+from .federation import FEDERATION_SYSTEM, federation_params, federation_system
 from .types import (
     HALF_STONES,
     TOTAL_STONES,
@@ -43,6 +44,9 @@ from .types import (
 )
 
 __all__ = [
+    "FEDERATION_SYSTEM",
+    "federation_params",
+    "federation_system",
     "ESTABLISHED",
     "PROVISIONAL",
     "UNRATED",
