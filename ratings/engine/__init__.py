@@ -26,9 +26,9 @@ from .elo import (
     performance_rating,
     result_score,
 )
-from .glicko2 import GLICKO2_SCALE, Glicko2, Glicko2Params, glicko2_update
+from .glicko2 import GLICKO2_SCALE, TAU_RANGE, Glicko2, MarginGlicko2, Glicko2Params, glicko2_update
 from .run import Rater, RatingSystem, rate_events
-from .federation import FEDERATION_SYSTEM, federation_params, federation_system
+from .federation import FEDERATION_DEFAULTS, FEDERATION_SYSTEM, federation_params, federation_system
 from .types import (
     HALF_STONES,
     TOTAL_STONES,
@@ -44,6 +44,7 @@ from .types import (
 )
 
 __all__ = [
+    "FEDERATION_DEFAULTS",
     "FEDERATION_SYSTEM",
     "federation_params",
     "federation_system",
@@ -60,8 +61,10 @@ __all__ = [
     "performance_rating",
     "result_score",
     "GLICKO2_SCALE",
+    "TAU_RANGE",
     "Glicko2",
     "Glicko2Params",
+    "MarginGlicko2",
     "glicko2_update",
     "Rater",
     "RatingSystem",

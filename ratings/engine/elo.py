@@ -8,7 +8,8 @@ player A against B (ratings ``R_A``, ``R_B`` fixed at the start of the event):
   (FIDE B.02 §8.3.1: 400);
 - result score ``S_A = (1 - w) * s + w * L(m)`` with ``s`` = 1 / 0.5 / 0 (win/draw/loss), ``m`` = A's stone
   margin (Kural 14.4) and ``L(m) = 1 / (1 + exp(-m / c))`` (Kovalchik 2020, "logistic" MOV Elo).
-  ``L(-m) = 1 - L(m)``, so ``S_A + S_B = 1``: the system is zero-sum like Elo;
+  ``L(-m) = 1 - L(m)``, so ``S_A + S_B = 1``: the system is zero-sum like Elo; with ``monotone`` (default)
+  a won set scores at least ``E_A`` and a lost one at most ``E_A`` (a win never costs rating);
 - change ``K * (S_A - E_A)``, summed over the event and applied at its end (FIDE rating period);
 - K (fixed at the start of the event from the player's ``n`` rated sets): while ``n < provisional_sets``
   ``k_provisional`` (FIDE step), or with ``provisional_decay`` (margin Elo's default)
@@ -160,7 +161,10 @@ class MarginEloParams:
     """Parameters of the federation's margin-aware Elo (docs/ratings.md, "Margin Elo").
 
     ``margin_weight`` (0..1) is the share of the result score given to the margin; ``margin_scale`` (stones)
-    the logistic scale of the margin score. Other fields as in :class:`EloParams`.
+    the logistic scale of the margin score. ``monotone`` (the federation's rule, default True): the result
+    score of a won set is at least the expected score and that of a lost set at most, so a win never
+    lowers a rating and a loss never raises one; the margin only changes how much. (Zero-sum still: the
+    clip is the same for both sides, ``S_B = 1 - S_A``.) Other fields as in :class:`EloParams`.
     """
 
     default_rating: float = 1500.0
@@ -176,6 +180,7 @@ class MarginEloParams:
     provisional_decay: bool = True
     margin_weight: float = 0.75
     margin_scale: float = 6.0
+    monotone: bool = True
 
     def __post_init__(self) -> None:
         _check_common(self)
@@ -286,8 +291,9 @@ class EloFamily:
             return p.k_top
         return p.k
 
-    def expected(self, sa: _EloState, sb: _EloState) -> float:
-        """Expected result score of A against B from the current states (used for prediction)."""
+    def expected(self, sa: _EloState, sb: _EloState, on=None) -> float:
+        """Expected result score of A against B from the current states (used for prediction); ``on``
+        (the game's date) is accepted for the protocol and not needed: an Elo rating has no deviation."""
         return expected_score(sa.rating, sb.rating, self.params.max_diff)
 
     def rating_of(self, st: _EloState) -> float:
@@ -307,6 +313,7 @@ class EloFamily:
         maxd = p.max_diff if p.max_diff is not None else math.inf
         table = self._score_table
         w = self._w
+        monotone = getattr(p, "monotone", True)
         rate_unrated = p.rate_against_unrated
 
         snap: dict[Player, tuple[float, bool, float]] = {}
@@ -352,6 +359,15 @@ class EloFamily:
                 sc_a = s.score
             else:
                 sc_a = table[m + 24]
+                if monotone:
+                    # the federation's rule: a won set never lowers the winner's rating and a lost set
+                    # never raises the loser's; the margin changes only how much (docs/ratings.md)
+                    if m > 0:
+                        if sc_a < ea:
+                            sc_a = ea
+                    elif m < 0:
+                        if sc_a > ea:
+                            sc_a = ea
             sc_b = 1.0 - sc_a
             # player A
             if rated_a:

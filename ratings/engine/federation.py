@@ -3,6 +3,12 @@
 :func:`federation_system` is the one place that says which engine system the national rating uses;
 the Django side (``ratings.services.rating_system``) calls it with the adopted parameter set, the
 evaluation (``rating_eval``, ``rating_tune``) with tuned candidates.
+
+The federation's rating is **margin Glicko-2**: Glickman's Glicko-2 with one rating period per event,
+fed with margin Elo's blended result score ``(1 - w) * s + w * L(m)`` (a set's result and its stone
+margin), under the federation's rule that a won set never lowers the winner's rating and a lost set
+never raises the loser's (the margin only changes how much). It replaced margin Elo after the
+evaluation on real results (docs/ratings.md, "Evidence on real results").
 """
 from __future__ import annotations
 
@@ -10,32 +16,41 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from .elo import MarginElo, MarginEloParams
+from .glicko2 import Glicko2Params, MarginGlicko2
 from .types import RatingInputError
 
-__all__ = ["FEDERATION_SYSTEM", "federation_params", "federation_system"]
+__all__ = ["FEDERATION_DEFAULTS", "FEDERATION_SYSTEM", "federation_params", "federation_system"]
 
-FEDERATION_SYSTEM = "margin"
+FEDERATION_SYSTEM = MarginGlicko2.name
 """Name of the federation's rating system (``RatingEvent.system``, ``RatingParameterSet.system``)."""
 
-_PARAMS_CLASS = MarginEloParams
+FEDERATION_DEFAULTS: dict[str, Any] = {
+    "margin_weight": 0.75,
+    "margin_scale": 6.0,
+    "monotone": True,
+}
+"""The shipped parameters where they differ from :class:`Glicko2Params`'s (Glickman's) defaults; the
+reasons and the evidence that they are robust across datasets are in docs/ratings.md."""
+
+_PARAMS_CLASS = Glicko2Params
 
 
-def federation_params(params: Mapping[str, Any] | None = None) -> MarginEloParams:
+def federation_params(params: Mapping[str, Any] | None = None) -> Glicko2Params:
     """The federation system's params dataclass from ``params`` (keyword -> value) over the shipped
-    defaults. Raises :class:`RatingInputError` naming the key for an unknown key or a bad value."""
+    defaults (:data:`FEDERATION_DEFAULTS`, then Glickman's). Raises :class:`RatingInputError` naming the
+    key for an unknown key or a bad value."""
     params = dict(params or {})
     known = {f.name for f in dataclasses.fields(_PARAMS_CLASS)}
     for key in params:
         if key not in known:
             raise RatingInputError(f"unknown rating parameter {key!r} (known: {', '.join(sorted(known))})")
     try:
-        return _PARAMS_CLASS(**params)
+        return _PARAMS_CLASS(**{**FEDERATION_DEFAULTS, **params})
     except TypeError as exc:  # e.g. a string where a number is needed
         raise RatingInputError(str(exc)) from None
 
 
-def federation_system(params: Mapping[str, Any] | None = None) -> MarginElo:
+def federation_system(params: Mapping[str, Any] | None = None) -> MarginGlicko2:
     """The federation's rating system with ``params`` over the shipped defaults (see
     :func:`federation_params` for errors)."""
-    return MarginElo(federation_params(params))
+    return MarginGlicko2(federation_params(params))

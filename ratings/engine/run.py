@@ -26,7 +26,7 @@ class RatingSystem(Protocol):
         self, event: Event, states: dict[Player, Any], history: bool
     ) -> dict[Player, HistoryEntry] | None: ...
 
-    def expected(self, sa: Any, sb: Any) -> float: ...
+    def expected(self, sa: Any, sb: Any, on: Any = None) -> float: ...
 
     def rating_of(self, st: Any) -> float: ...
 
@@ -64,15 +64,16 @@ class Rater:
             st = self.states[player] = self.system.new_state(player, self.initial.get(player))
         return st
 
-    def expected(self, a: Player, b: Player) -> float:
-        """The system's expected score of ``a`` against ``b`` now (new players at their starting values)."""
+    def expected(self, a: Player, b: Player, on: Any = None) -> float:
+        """The system's expected score of ``a`` against ``b`` now (new players at their starting values);
+        ``on`` is the date of the game (Glicko-2 inflates deviations for idle periods up to it)."""
         sa = self.states.get(a)
         if sa is None:
             sa = self.system.new_state(a, self.initial.get(a))
         sb = self.states.get(b)
         if sb is None:
             sb = self.system.new_state(b, self.initial.get(b))
-        return self.system.expected(sa, sb)
+        return self.system.expected(sa, sb, on)
 
     def rating(self, player: Player) -> float:
         """Current rating of ``player`` (the starting value if not yet seen)."""

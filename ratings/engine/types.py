@@ -66,11 +66,12 @@ class RatedSet:
     :class:`InvalidSetError` is raised.
 
     ``forfeit=True`` marks a set not played (walk-over); ``player_b=None`` marks a bye. Both are
-    accepted and never rated (FIDE B.02 §2.1: unplayed games are not rated). Their stones are ignored.
+    accepted and never rated (FIDE B.02 §2.1: unplayed games are not rated), but validated like any
+    set: their stones (default 24-24) must be integers in 0..48 adding up to 48, with no withdrawal.
 
     Raises :class:`InvalidSetError` on: the same player on both sides, non-integer stones, stones outside
-    0..48, a played set whose stones do not add up to 48 (a winner's withdrawal may add up to less), both
-    players withdrawing, or a withdrawal before anyone reached 25 stones.
+    0..48, a set whose stones do not add up to 48 (only a winner's withdrawal may add up to less), both
+    players withdrawing, a withdrawal in an unplayed set, or a withdrawal before anyone reached 25 stones.
     """
 
     event_id: Any
@@ -83,17 +84,24 @@ class RatedSet:
     forfeit: bool = False
 
     def __post_init__(self) -> None:
-        if self.player_b is None or self.forfeit:
-            if self.player_b is not None and self.player_a == self.player_b:
-                raise InvalidSetError(f"set of event {self.event_id!r}: player {self.player_a!r} plays himself")
-            return
-        if self.player_a == self.player_b:
+        if self.player_b is not None and self.player_a == self.player_b:
             raise InvalidSetError(f"set of event {self.event_id!r}: player {self.player_a!r} plays himself")
         a, b = self.a_stones, self.b_stones
+        # every set is validated, rated or not: a forfeit or a bye is stored and shown too
         if type(a) is not int or type(b) is not int:
             raise InvalidSetError(f"set of event {self.event_id!r}: stones must be integers, got {a!r}-{b!r}")
         if not (0 <= a <= TOTAL_STONES and 0 <= b <= TOTAL_STONES):
             raise InvalidSetError(f"set of event {self.event_id!r}: stones {a}-{b} outside 0..48")
+        if self.player_b is None or self.forfeit:
+            if self.a_withdrew or self.b_withdrew:
+                raise InvalidSetError(
+                    f"set of event {self.event_id!r}: a {'bye' if self.player_b is None else 'forfeit'} has no withdrawal"
+                )
+            if a + b != TOTAL_STONES:
+                raise InvalidSetError(
+                    f"set of event {self.event_id!r}: stones {a}-{b} of an unplayed set add up to {a + b}, not 48"
+                )
+            return
         if self.a_withdrew and self.b_withdrew:
             raise InvalidSetError(f"set of event {self.event_id!r}: both players cannot withdraw")
         if self.a_withdrew or self.b_withdrew:

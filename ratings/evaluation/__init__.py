@@ -3,10 +3,31 @@
 paired bootstrap (:mod:`.evaluate`). Pure Python, no Django; the ``rating_eval`` management command
 calls :func:`run` (JSON summary) or :func:`evaluate` + :func:`render_table` (markdown).
 """
-from .evaluate import SYSTEMS, Evaluation, PredictionLayer, SystemResult, evaluate, render_table, run, walk_forward
+from .evaluate import (
+    BANDS,
+    EXTRAS,
+    SYSTEMS,
+    Evaluation,
+    PredictionLayer,
+    SystemResult,
+    evaluate,
+    evaluate_events,
+    render_table,
+    run,
+    walk_forward,
+)
+from .results import HEADER, ResultsData, ResultsFileError, load_results, read_results
 from .simulate import LeagueConfig, Policy, SimulatedLeague, play_set, simulate_league
 
 __all__ = [
+    "BANDS",
+    "EXTRAS",
+    "HEADER",
+    "ResultsData",
+    "ResultsFileError",
+    "evaluate_events",
+    "load_results",
+    "read_results",
     "SYSTEMS",
     "Evaluation",
     "PredictionLayer",

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ratings.engine import (
+    TAU_RANGE,
     Elo,
     EloParams,
     Glicko2,
@@ -52,6 +53,8 @@ from ratings.engine import (
     MarginElo,
     MarginEloParams,
     Rater,
+    federation_params,
+    federation_system,
 )
 from ratings.engine.types import Event
 
@@ -70,6 +73,9 @@ __all__ = [
 ]
 
 SYSTEMS = ("margin", "elo", "glicko2")
+"""``margin`` is the federation's rating (:func:`ratings.engine.federation_system`); the other two baselines."""
+EXTRAS = ("margin_glicko2", "margin_elo")
+"""Further systems :func:`evaluate` can tune and score beside :data:`SYSTEMS`."""
 TUNING_SEED_OFFSET = 100003
 """The tuning league of ``evaluate(seed)`` is simulated with ``seed + TUNING_SEED_OFFSET``."""
 _EPS = 1e-12
@@ -79,9 +85,11 @@ _EPS = 1e-12
 # systems and their search boxes
 def _make_system(name: str, params: dict[str, Any]):
     if name == "margin":
+        return federation_system(params)
+    if name == "margin_elo":
         return MarginElo(MarginEloParams(**params))
     if name == "margin_w0":
-        return MarginElo(MarginEloParams(**{**params, "margin_weight": 0.0}))
+        return federation_system({**params, "margin_weight": 0.0})
     if name == "elo":
         return Elo(EloParams(**params))
     if name in ("glicko2", "margin_glicko2"):
@@ -105,30 +113,46 @@ def _draw_elo_common(rng: random.Random) -> dict[str, Any]:
     }
 
 
+def _draw_glicko(rng: random.Random) -> dict[str, Any]:
+    return {
+        "tau": rng.uniform(*TAU_RANGE),
+        "initial_rd": rng.uniform(150.0, 350.0),
+        "initial_volatility": _log_uniform(rng, 0.02, 0.15),
+        "period_days": rng.choice((15, 30, 60, 365)),
+    }
+
+
+def _draw_margin(rng: random.Random) -> dict[str, Any]:
+    return {"margin_weight": rng.uniform(0.2, 1.0), "margin_scale": _log_uniform(rng, 1.5, 12.0)}
+
+
+def _family(name: str) -> str:
+    """``"elo"`` or ``"glicko2"``: the engine family of a system name (``margin`` = the federation's)."""
+    if name in ("margin", "margin_w0"):
+        return "glicko2" if isinstance(federation_params(), Glicko2Params) else "elo"
+    return "glicko2" if "glicko" in name else "elo"
+
+
 def _candidates(name: str, budget: int, rng: random.Random) -> list[dict[str, Any]]:
     """``budget`` parameter dicts: the documented defaults first, then seeded random draws."""
     out: list[dict[str, Any]] = [{}]
+    family = _family(name)
     while len(out) < budget:
         if name == "elo":
             out.append(_draw_elo_common(rng))
-        elif name in ("margin", "margin_w0"):
+        elif family == "elo":  # margin Elo, the federation's rating if it is margin Elo, the ablation
             d = _draw_elo_common(rng)
             d["k_provisional"] = _log_uniform(rng, 20.0, 200.0)  # decaying schedule: K at the first rating
-            d["margin_weight"] = rng.uniform(0.2, 1.0)
-            d["margin_scale"] = _log_uniform(rng, 1.5, 12.0)
+            d.update(_draw_margin(rng))
             if name == "margin_w0":
                 d["margin_weight"] = 0.0
             out.append(d)
         else:
-            d = {
-                "tau": rng.uniform(0.2, 1.2),
-                "initial_rd": rng.uniform(150.0, 400.0),
-                "initial_volatility": _log_uniform(rng, 0.02, 0.15),
-                "period_days": rng.choice((15, 30, 60)),
-            }
-            if name == "margin_glicko2":
-                d["margin_weight"] = rng.uniform(0.2, 1.0)
-                d["margin_scale"] = _log_uniform(rng, 1.5, 12.0)
+            d = _draw_glicko(rng)
+            if name != "glicko2":
+                d.update(_draw_margin(rng))
+            if name == "margin_w0":
+                d["margin_weight"] = 0.0
             out.append(d)
     if name == "margin_glicko2":
         out[0] = {"margin_weight": 0.75, "margin_scale": 6.0}  # margin Elo's default blend
@@ -142,26 +166,69 @@ class _Pred:
     event: int
     expected: float  # system's expected score of player A (first mover)
     outcome: int  # 0 = A won, 1 = draw, 2 = A lost
+    diff: float = 0.0  # A's rating minus B's in the system, at prediction time (rating points)
 
 
-def walk_forward(events: tuple[Event, ...] | list[Event], system, stop: int | None = None) -> list[_Pred]:
-    """Predict every rated set of each event before rating the event; events ``[0, stop)``.
+def _date_groups(events, stop: int) -> list[tuple[int, int]]:
+    """``[start, end)`` index ranges of consecutive events sharing a date, up to ``stop``."""
+    groups = []
+    i = 0
+    while i < stop:
+        j = i + 1
+        while j < stop and events[j].date == events[i].date:
+            j += 1
+        groups.append((i, j))
+        i = j
+    return groups
 
-    Returns one prediction per rated set with the event index, the expected score of ``player_a`` and the
-    observed outcome (0 win, 1 draw, 2 loss for ``player_a``).
+
+def walk_forward(
+    events: tuple[Event, ...] | list[Event],
+    system,
+    stop: int | None = None,
+    *,
+    initial=None,
+    lines_from: int | None = None,
+) -> list[_Pred] | tuple[list[_Pred], dict[str, int]]:
+    """Predict every rated set of each date's events before rating them; events ``[0, stop)``.
+
+    Events sharing a date are all predicted from the ratings before that date, then rated in the
+    given order (a file's order). Returns one prediction per rated set with the event index, the
+    expected score of ``player_a``, the observed outcome (0 win, 1 draw, 2 loss for ``player_a``) and
+    the rating difference. ``initial`` as for :class:`~ratings.engine.Rater`. With ``lines_from``, also
+    returns counts over the rated set lines of events from that index on: ``won`` / ``won_lowered``
+    (won sets whose line lowered the winner's rating) and ``lost`` / ``lost_raised``.
     """
-    rater = Rater(system, history=False)
+    rater = Rater(system, initial, history=lines_from is not None)
     preds: list[_Pred] = []
     n = len(events) if stop is None else stop
-    for i in range(n):
-        ev = events[i]
-        for s in ev.sets:
-            if not s.rated:
-                continue
-            e = rater.expected(s.player_a, s.player_b)
-            o = 0 if s.a_stones > s.b_stones else (1 if s.a_stones == s.b_stones else 2)
-            preds.append(_Pred(i, e, o))
-        rater.rate(ev)
+    counts = {"won": 0, "won_lowered": 0, "lost": 0, "lost_raised": 0}
+    for lo, hi in _date_groups(events, n):
+        on = events[lo].date
+        for i in range(lo, hi):
+            for s in events[i].sets:
+                if not s.rated:
+                    continue
+                e = rater.expected(s.player_a, s.player_b, on)
+                o = 0 if s.a_stones > s.b_stones else (1 if s.a_stones == s.b_stones else 2)
+                preds.append(_Pred(i, e, o, rater.rating(s.player_a) - rater.rating(s.player_b)))
+        for i in range(lo, hi):
+            entries = rater.rate(events[i])
+            if lines_from is not None:
+                rater.history.clear()  # only this event's lines are needed
+                if i >= lines_from and entries:
+                    for entry in entries.values():
+                        if entry.status_before == "unrated":
+                            continue  # a first rating is a performance, not a change
+                        for ln in entry.lines:
+                            if ln.margin > 0:
+                                counts["won"] += 1
+                                counts["won_lowered"] += ln.change < -1e-9
+                            elif ln.margin < 0:
+                                counts["lost"] += 1
+                                counts["lost_raised"] += ln.change > 1e-9
+    if lines_from is not None:
+        return preds, counts
     return preds
 
 
@@ -304,7 +371,13 @@ def _bootstrap_ci(
 # --------------------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class SystemResult:
-    """One system's tuned parameters and held-out scores (log loss in nats per set)."""
+    """One system's tuned parameters and held-out scores (log loss in nats per set).
+
+    ``default_logloss`` / ``default_brier``: the same scores for the system's shipped (untuned)
+    parameters, with their own prediction layer fitted on the tuning sets. ``won`` / ``won_lowered``
+    and ``lost`` / ``lost_raised``: held-out set lines of rated players that were won (lost), and of
+    those how many lowered (raised) the player's rating with the tuned parameters.
+    """
 
     name: str
     params: dict[str, Any]
@@ -315,11 +388,31 @@ class SystemResult:
     ece: float
     calibration: tuple[tuple[float, float, int, float, float], ...]
     losses: tuple[float, ...] = field(repr=False, default=())
+    default_logloss: float = math.nan
+    default_brier: float = math.nan
+    won: int = 0
+    won_lowered: int = 0
+    lost: int = 0
+    lost_raised: int = 0
+    diffs: tuple[float, ...] = field(repr=False, default=())
+
+    @property
+    def won_lowered_share(self) -> float:
+        """Share of won held-out sets that lowered the winner's rating (0..1)."""
+        return self.won_lowered / self.won if self.won else 0.0
+
+
+BANDS = ((0.0, 100.0), (100.0, 200.0), (200.0, 400.0), (400.0, math.inf))
+"""Bands of the absolute rating difference (federation system, rating points) for the gain report."""
 
 
 @dataclass(frozen=True, slots=True)
 class Evaluation:
-    """Everything :func:`evaluate` measured; :meth:`summary` is the JSON of :func:`run`."""
+    """Everything :func:`evaluate` / :func:`evaluate_events` measured; :meth:`summary` is the JSON line.
+
+    ``bands``: per band of :data:`BANDS` (lo, hi, sets, {baseline: (mean, ci_lo, ci_hi)}) of the per-set
+    log-loss difference "federation system - baseline"; ``source`` says what was evaluated.
+    """
 
     seed: int
     sets: int
@@ -338,14 +431,103 @@ class Evaluation:
     budget: int
     comparisons: dict[str, tuple[float, float, float]]  # baseline -> (mean, lo, hi) of margin - baseline
     seconds: dict[str, float]
+    bands: tuple = ()
+    source: str = ""
+    held_out_from: str = ""
 
     def summary(self) -> dict[str, Any]:
+        names = [n for n in SYSTEMS if n in self.systems]
         return {
             "sets": self.sets,
-            "logloss": {name: round(self.systems[name].logloss, 6) for name in SYSTEMS},
+            "logloss": {name: round(self.systems[name].logloss, 6) for name in names},
             "ci_margin_minus_elo": [round(x, 6) for x in self.ci_margin_minus_elo],
             "ci_margin_minus_glicko2": [round(x, 6) for x in self.ci_margin_minus_glicko2],
+            "brier": {name: round(self.systems[name].brier, 6) for name in names},
+            "defaults": {
+                "logloss": {name: round(self.systems[name].default_logloss, 6) for name in names},
+                "brier": {name: round(self.systems[name].default_brier, 6) for name in names},
+            },
+            "won_sets_lowering_rating": {name: round(self.systems[name].won_lowered_share, 6) for name in names},
         }
+
+
+def _score(name: str, params: dict[str, Any], layer: PredictionLayer, events, split: int, initial, lines: bool):
+    preds, counts = walk_forward(events, _make_system(name, params), initial=initial,
+                                 lines_from=split if lines else len(events))
+    return [p for p in preds if p.event >= split], counts
+
+
+def _tune_and_score(
+    *, seed: int, names, tune_events, tune_burn: int, tune_stop: int, tune_initial, events, split: int,
+    initial, budget: int, bootstrap: int, say,
+) -> tuple[dict[str, SystemResult], dict[str, list[_Pred]], dict, tuple]:
+    """Tune every system in ``names`` on ``tune_events[tune_burn:tune_stop]`` (same budget), score the
+    best and the shipped defaults on ``events[split:]``; paired bootstrap and bands against "margin"."""
+    results: dict[str, SystemResult] = {}
+    held: dict[str, list[_Pred]] = {}
+    for name in names:
+        # the ablation draws the same candidates as margin Elo, only with margin weight 0
+        rng = random.Random(f"{seed}-{'margin' if name == 'margin_w0' else name}-search")
+        best = None
+        default = None
+        for params in _candidates(name, budget, rng):
+            preds = [
+                p
+                for p in walk_forward(tune_events, _make_system(name, params), stop=tune_stop, initial=tune_initial)
+                if p.event >= tune_burn
+            ]
+            layer = fit_prediction_layer(preds)
+            loss = math.fsum(_losses(layer, preds)) / len(preds)
+            if default is None:
+                default = (loss, params, layer)
+            if best is None or loss < best[0]:
+                best = (loss, params, layer)
+        assert best is not None and default is not None
+        tune_loss, params, layer = best
+        preds, counts = _score(name, params, layer, events, split, initial, True)
+        if params == default[1]:
+            d_preds = preds
+        else:
+            d_preds, _c = _score(name, default[1], default[2], events, split, initial, False)
+        held[name] = preds
+        losses = _losses(layer, preds)
+        rows, ece = _calibration(layer, preds)
+        results[name] = SystemResult(
+            name, params, layer, tune_loss, math.fsum(losses) / len(losses),
+            math.fsum(_brier(layer, preds)) / len(preds), ece, tuple(rows), tuple(losses),
+            default_logloss=math.fsum(_losses(default[2], d_preds)) / len(d_preds),
+            default_brier=math.fsum(_brier(default[2], d_preds)) / len(d_preds),
+            won=counts["won"], won_lowered=counts["won_lowered"], lost=counts["lost"],
+            lost_raised=counts["lost_raised"], diffs=tuple(p.diff for p in preds),
+        )
+        say(
+            f"{name}: tuning log loss {tune_loss:.4f}, held-out {results[name].logloss:.4f} "
+            f"(defaults {results[name].default_logloss:.4f}); won sets lowering the rating "
+            f"{counts['won_lowered']}/{counts['won']}"
+        )
+    ev_idx = [p.event for p in held["margin"]]
+    brng = random.Random(f"{seed}-bootstrap")
+    comparisons = {}
+    for base in [n for n in names if n != "margin"]:
+        by_event: dict[int, list[float]] = {}
+        for k, (lm, lb) in enumerate(zip(results["margin"].losses, results[base].losses)):
+            by_event.setdefault(ev_idx[k], []).append(lm - lb)
+        lo, hi = _bootstrap_ci(by_event, bootstrap, brng)
+        comparisons[base] = (math.fsum(math.fsum(v) for v in by_event.values()) / len(ev_idx), lo, hi)
+    bands = []
+    diffs = results["margin"].diffs
+    for lo_b, hi_b in BANDS:
+        idx = [k for k, d in enumerate(diffs) if lo_b <= abs(d) < hi_b]
+        per = {}
+        for base in [n for n in ("elo", "glicko2") if n in results]:
+            by_event = {}
+            for k in idx:
+                by_event.setdefault(ev_idx[k], []).append(results["margin"].losses[k] - results[base].losses[k])
+            if idx:
+                ci = _bootstrap_ci(by_event, max(200, bootstrap // 4), brng)
+                per[base] = (math.fsum(math.fsum(v) for v in by_event.values()) / len(idx), ci[0], ci[1])
+        bands.append((lo_b, hi_b, len(idx), per))
+    return results, held, comparisons, tuple(bands)
 
 
 def evaluate(
@@ -363,30 +545,22 @@ def evaluate(
     extras: tuple[str, ...] = (),
     progress: Callable[[str], None] | None = None,
 ) -> Evaluation:
-    """Run the whole evaluation (module docstring) and return an :class:`Evaluation`.
+    """Run the whole evaluation on a *simulated* league (module docstring) and return an :class:`Evaluation`.
 
     ``seed`` drives the leagues, the random search and the bootstrap; ``budget`` parameter sets per system.
     ``protocol="separate"`` (default) tunes on a separate league simulated with seed ``seed + 100003``
     (its events after the burn-in) and scores the evaluation league's events after the burn-in;
     ``protocol="time"`` tunes on events ``[burn_in, tune_fraction)`` of the one league and scores the rest.
     ``league`` / ``tuning_league`` may be given to skip the simulations; ``ablation`` also tunes and scores
-    margin Elo with margin weight 0 (same K schedule, same candidates) to show what the margins add;
-    ``extras=("margin_glicko2",)`` also tunes and scores Glicko-2 fed with margin Elo's blended score
-    (experimental; reported in the table, not in :meth:`Evaluation.summary`).
-    Raises ``ValueError`` for a budget < 1, an unknown protocol, ``0 <= burn_in < tune_fraction < 1`` not
-    holding, or a league with too few events to split.
+    the federation's system with margin weight 0 (same candidates) to show what the margins add;
+    ``extras`` (any of :data:`EXTRAS`) also tunes and scores other systems (reported in the table, not in
+    :meth:`Evaluation.summary`).
+    Raises ``ValueError`` for a budget < 1, an unknown protocol or extra, ``0 <= burn_in < tune_fraction < 1``
+    not holding, or a league with too few events to split.
     """
-    if budget < 1:
-        raise ValueError(f"budget must be >= 1, got {budget!r}")
-    for x in extras:
-        if x != "margin_glicko2":
-            raise ValueError(f"unknown extra system {x!r} (known: 'margin_glicko2')")
+    _check_arguments(budget, extras, burn_in, tune_fraction)
     if protocol not in ("separate", "time"):
         raise ValueError(f"protocol must be 'separate' or 'time', got {protocol!r}")
-    if not 0.0 <= burn_in < tune_fraction < 1.0:
-        raise ValueError(
-            f"need 0 <= burn_in < tune_fraction < 1, got burn_in={burn_in!r}, tune_fraction={tune_fraction!r}"
-        )
     say = progress or (lambda _msg: None)
     t0 = time.perf_counter()
     if league is None:
@@ -414,76 +588,128 @@ def evaluate(
         f"simulated {n_ev} events, {sum(1 for e in events for s in e.sets if s.rated)} rated sets"
         f"{' (and a tuning league)' if protocol == 'separate' else ''} in {t_sim:.1f} s"
     )
-
-    t1 = time.perf_counter()
-    results: dict[str, SystemResult] = {}
-    held: dict[str, list[_Pred]] = {}
     names = SYSTEMS + (("margin_w0",) if ablation else ()) + tuple(extras)
-    for name in names:
-        # the ablation draws the same candidates as margin Elo, only with margin weight 0
-        rng = random.Random(f"{seed}-{'margin' if name == 'margin_w0' else name}-search")
-        best = None
-        for params in _candidates(name, budget, rng):
-            preds = [
-                p
-                for p in walk_forward(tune_events, _make_system(name, params), stop=tune_stop)
-                if p.event >= tune_burn
-            ]
-            layer = fit_prediction_layer(preds)
-            loss = math.fsum(_losses(layer, preds)) / len(preds)
-            if best is None or loss < best[0]:
-                best = (loss, params, layer)
-        assert best is not None
-        tune_loss, params, layer = best
-        preds = [p for p in walk_forward(events, _make_system(name, params)) if p.event >= split]
-        held[name] = preds
-        losses = _losses(layer, preds)
-        rows, ece = _calibration(layer, preds)
-        results[name] = SystemResult(
-            name,
-            params,
-            layer,
-            tune_loss,
-            math.fsum(losses) / len(losses),
-            math.fsum(_brier(layer, preds)) / len(preds),
-            ece,
-            tuple(rows),
-            tuple(losses),
-        )
-        say(f"{name}: tuning log loss {tune_loss:.4f}, held-out {results[name].logloss:.4f}")
-    t_tune = time.perf_counter() - t1
+    return _evaluation(
+        seed=seed, names=names, tune_events=tune_events, tune_burn=tune_burn, tune_stop=tune_stop,
+        tune_initial=None, events=events, split=split, burn=burn, initial=None, budget=budget,
+        bootstrap=bootstrap, say=say, protocol=protocol, t0=t0, t_prep=t_sim,
+        source=f"simulated league, seed {seed}",
+    )
 
-    ev_idx = [p.event for p in held["margin"]]
-    n_sets = len(ev_idx)
-    brng = random.Random(f"{seed}-bootstrap")
-    cis = {}
-    means = {}
-    for base in [n for n in names if n != "margin"]:
-        by_event: dict[int, list[float]] = {}
-        for k, (lm, lb) in enumerate(zip(results["margin"].losses, results[base].losses)):
-            by_event.setdefault(ev_idx[k], []).append(lm - lb)
-        cis[base] = _bootstrap_ci(by_event, bootstrap, brng)
-        means[base] = math.fsum(math.fsum(v) for v in by_event.values()) / n_sets
+
+def _check_arguments(budget, extras, burn_in, tune_fraction) -> None:
+    if budget < 1:
+        raise ValueError(f"budget must be >= 1, got {budget!r}")
+    for x in extras:
+        if x not in EXTRAS:
+            raise ValueError(f"unknown extra system {x!r} (known: {', '.join(map(repr, EXTRAS))})")
+    if not 0.0 <= burn_in < tune_fraction < 1.0:
+        raise ValueError(
+            f"need 0 <= burn_in < tune_fraction < 1, got burn_in={burn_in!r}, tune_fraction={tune_fraction!r}"
+        )
+
+
+def _evaluation(
+    *, seed, names, tune_events, tune_burn, tune_stop, tune_initial, events, split, burn, initial, budget,
+    bootstrap, say, protocol, t0, t_prep, source, held_out_from="",
+) -> Evaluation:
+    t1 = time.perf_counter()
+    results, held, comparisons, bands = _tune_and_score(
+        seed=seed, names=names, tune_events=tune_events, tune_burn=tune_burn, tune_stop=tune_stop,
+        tune_initial=tune_initial, events=events, split=split, initial=initial, budget=budget,
+        bootstrap=bootstrap, say=say,
+    )
+    t_tune = time.perf_counter() - t1
+    n_sets = len(held["margin"])
     draws = sum(1 for p in held["margin"] if p.outcome == 1)
     tuning_sets = sum(1 for i in range(tune_burn, tune_stop) for s in tune_events[i].sets if s.rated)
+    nan2 = (math.nan, math.nan)
     return Evaluation(
         seed=seed,
         sets=n_sets,
         tuning_sets=tuning_sets,
-        events=n_ev,
-        held_out_events=n_ev - split,
+        events=len(events),
+        held_out_events=len(events) - split,
         tuning_events=tune_stop - tune_burn,
         burn_in_events=burn,
         protocol=protocol,
         draw_rate=draws / max(1, n_sets),
         systems=results,
-        ci_margin_minus_elo=cis["elo"],
-        ci_margin_minus_glicko2=cis["glicko2"],
-        mean_margin_minus_elo=means["elo"],
-        mean_margin_minus_glicko2=means["glicko2"],
+        ci_margin_minus_elo=comparisons["elo"][1:] if "elo" in comparisons else nan2,
+        ci_margin_minus_glicko2=comparisons["glicko2"][1:] if "glicko2" in comparisons else nan2,
+        mean_margin_minus_elo=comparisons["elo"][0] if "elo" in comparisons else math.nan,
+        mean_margin_minus_glicko2=comparisons["glicko2"][0] if "glicko2" in comparisons else math.nan,
         budget=budget,
-        comparisons={b: (means[b], cis[b][0], cis[b][1]) for b in cis},
-        seconds={"simulation": t_sim, "tuning_and_scoring": t_tune, "total": time.perf_counter() - t0},
+        comparisons=comparisons,
+        seconds={"preparation": t_prep, "tuning_and_scoring": t_tune, "total": time.perf_counter() - t0},
+        bands=bands,
+        source=source,
+        held_out_from=held_out_from,
+    )
+
+
+def _sets_split(events, fraction: float) -> int:
+    """Index of the first event after the date group in which the rated sets reach ``fraction``."""
+    total = sum(1 for e in events for s in e.sets if s.rated)
+    target = fraction * total
+    seen = 0
+    for lo, hi in _date_groups(events, len(events)):
+        seen += sum(1 for i in range(lo, hi) for s in events[i].sets if s.rated)
+        if seen >= target:
+            return hi
+    return len(events)
+
+
+def evaluate_events(
+    events,
+    *,
+    seed: int = 1,
+    budget: int = 24,
+    burn_in: float = 0.1,
+    tune_fraction: float = 0.6,
+    bootstrap: int = 2000,
+    initial=None,
+    systems: tuple[str, ...] = SYSTEMS,
+    extras: tuple[str, ...] = (),
+    ablation: bool = False,
+    progress: Callable[[str], None] | None = None,
+    source: str = "",
+) -> Evaluation:
+    """Evaluate the rating systems on recorded results (a results file, the federation's own sets).
+
+    ``events``: :class:`~ratings.engine.Event` values in rating order (date, then the file's order).
+    Chronological split by rated sets: the date groups holding the first ``burn_in`` share of the sets
+    are a burn-in (rated, never scored), the sets up to ``tune_fraction`` tune every system with the
+    same ``budget`` (and fit its prediction layer), and the sets after that are held out; the tuned
+    systems run walk-forward over everything and are scored on the held-out sets. ``initial`` as for
+    :class:`~ratings.engine.Rater` (published ratings the history starts from). ``systems`` must contain
+    ``"margin"`` (the federation's rating, what the comparisons are made against).
+    Raises ``ValueError`` for bad arguments or too few events to split (at least one date group in each part).
+    """
+    _check_arguments(budget, extras, burn_in, tune_fraction)
+    if "margin" not in systems:
+        raise ValueError("systems must include 'margin'")
+    for n in systems:
+        if n not in SYSTEMS:
+            raise ValueError(f"unknown system {n!r} (known: {', '.join(SYSTEMS)})")
+    say = progress or (lambda _msg: None)
+    t0 = time.perf_counter()
+    events = tuple(events)
+    burn = _sets_split(events, burn_in) if burn_in > 0 else 0
+    split = _sets_split(events, tune_fraction)
+    if not 0 <= burn < split < len(events):
+        raise ValueError(
+            f"cannot split {len(events)} events on {len({e.date for e in events})} dates into a burn-in, a tuning "
+            f"part and a held-out part (burn_in={burn_in}, tune_fraction={tune_fraction}): at least 3 dates with "
+            "rated sets are needed"
+        )
+    n_sets = sum(1 for e in events for s in e.sets if s.rated)
+    say(f"{len(events)} events, {n_sets} rated sets; burn-in {burn} events, tuning to event {split}")
+    names = tuple(systems) + (("margin_w0",) if ablation else ()) + tuple(extras)
+    return _evaluation(
+        seed=seed, names=names, tune_events=events, tune_burn=burn, tune_stop=split, tune_initial=initial,
+        events=events, split=split, burn=burn, initial=initial, budget=budget, bootstrap=bootstrap, say=say,
+        protocol="time", t0=t0, t_prep=0.0, source=source, held_out_from=str(events[split].date),
     )
 
 
@@ -500,7 +726,8 @@ def run(
     """Evaluation entry point: the summary JSON of :func:`evaluate`.
 
     ``{"sets": N, "logloss": {"margin": x, "elo": y, "glicko2": z}, "ci_margin_minus_elo": [lo, hi],
-    "ci_margin_minus_glicko2": [lo, hi]}`` - held-out sets, log loss in nats per set, 95% bootstrap
+    "ci_margin_minus_glicko2": [lo, hi], "brier": {...}, "defaults": {"logloss": {...}, "brier": {...}},
+    "won_sets_lowering_rating": {...}}`` - held-out sets, log loss in nats per set, 95% bootstrap
     intervals of the paired per-set difference (negative = the margin system is better).
     """
     return evaluate(
@@ -515,11 +742,12 @@ def run(
 
 
 _LABELS = {
-    "margin": "Margin Elo",
+    "margin": "Federation rating",
     "elo": "Elo (FIDE-style K)",
     "glicko2": "Glicko-2",
-    "margin_w0": "Ablation: margin Elo, weight 0",
-    "margin_glicko2": "Experimental: Glicko-2 with the blended score",
+    "margin_w0": "Ablation: federation rating, margin weight 0",
+    "margin_glicko2": "Margin Glicko-2 (blended score)",
+    "margin_elo": "Margin Elo",
 }
 
 
@@ -537,7 +765,12 @@ def _fmt_params(params: dict[str, Any]) -> str:
 def render_table(evaluation: Evaluation) -> str:
     """Markdown report of an :class:`Evaluation`: scores, paired differences, tuned parameters, calibration."""
     ev = evaluation
-    if ev.protocol == "separate":
+    if ev.source and not ev.source.startswith("simulated"):
+        where = (
+            f"{ev.source}: {ev.events} events, burn-in {ev.burn_in_events} events, tuning {ev.tuning_events} events "
+            f"({ev.tuning_sets} sets), held out from {ev.held_out_from}"
+        )
+    elif ev.protocol == "separate":
         where = (
             f"tuned on a separate league (seed {ev.seed + TUNING_SEED_OFFSET}; {ev.tuning_events} events after its "
             f"burn-in, {ev.tuning_sets} sets); evaluation league {ev.events} events, burn-in {ev.burn_in_events}"
@@ -551,30 +784,46 @@ def render_table(evaluation: Evaluation) -> str:
         f"Seed {ev.seed}: {where}; held out {ev.held_out_events} events ({ev.sets} sets, draw rate "
         f"{ev.draw_rate:.3f}); budget {ev.budget} parameter sets per system.",
         "",
-        "| System | Log loss (nats/set) | Brier (3-class) | Calibration error (ECE, p_win) | Tuning log loss |",
-        "|---|---|---|---|---|",
+        "| System | Log loss (nats/set) | Brier (3-class) | Calibration error (ECE, p_win) | Tuning log loss "
+        "| Shipped defaults: log loss | Shipped defaults: Brier | Won sets lowering the winner's rating |",
+        "|---|---|---|---|---|---|---|---|",
     ]
-    shown = [n for n in SYSTEMS + ("margin_w0", "margin_glicko2") if n in ev.systems]
+    shown = [n for n in SYSTEMS + ("margin_w0",) + EXTRAS if n in ev.systems]
     for name in shown:
         r = ev.systems[name]
         lines.append(
-            f"| {_LABELS[name]} | {r.logloss:.4f} | {r.brier:.4f} | {r.ece:.4f} | {r.tuning_logloss:.4f} |"
+            f"| {_LABELS[name]} | {r.logloss:.4f} | {r.brier:.4f} | {r.ece:.4f} | {r.tuning_logloss:.4f} | "
+            f"{r.default_logloss:.4f} | {r.default_brier:.4f} | {r.won_lowered} of {r.won} |"
         )
+    fed = _LABELS["margin"]
     lines += [
         "",
         "| Paired difference (per set, nats) | Mean | 95% CI (event bootstrap) |",
         "|---|---|---|",
-        f"| Margin Elo - Elo | {ev.mean_margin_minus_elo:+.4f} | "
-        f"[{ev.ci_margin_minus_elo[0]:+.4f}, {ev.ci_margin_minus_elo[1]:+.4f}] |",
-        f"| Margin Elo - Glicko-2 | {ev.mean_margin_minus_glicko2:+.4f} | "
-        f"[{ev.ci_margin_minus_glicko2[0]:+.4f}, {ev.ci_margin_minus_glicko2[1]:+.4f}] |",
     ]
-    if "margin_w0" in ev.comparisons:
-        m, lo, hi = ev.comparisons["margin_w0"]
-        lines.append(f"| Margin Elo - ablation (weight 0) | {m:+.4f} | [{lo:+.4f}, {hi:+.4f}] |")
-    if "margin_glicko2" in ev.comparisons:
-        m, lo, hi = ev.comparisons["margin_glicko2"]
-        lines.append(f"| Margin Elo - experimental margin Glicko-2 | {m:+.4f} | [{lo:+.4f}, {hi:+.4f}] |")
+    for base in [n for n in shown if n in ev.comparisons]:
+        m, lo, hi = ev.comparisons[base]
+        lines.append(f"| {fed} - {_LABELS[base]} | {m:+.4f} | [{lo:+.4f}, {hi:+.4f}] |")
+    if ev.bands:
+        bases = [b for b in ("elo", "glicko2") if b in ev.systems]
+        lines += [
+            "",
+            f"Gain by rating difference (|difference| in the federation's ratings before the set; per-set mean "
+            f"of {fed} minus the baseline, nats, 95% CI):",
+            "",
+            "| Rating difference | Sets | " + " | ".join(f"{fed} - {_LABELS[b]}" for b in bases) + " |",
+            "|---|---|" + "---|" * len(bases),
+        ]
+        for lo_b, hi_b, n, per in ev.bands:
+            label = f"{lo_b:.0f}+" if hi_b == math.inf else f"{lo_b:.0f}-{hi_b:.0f}"
+            cells = []
+            for b in bases:
+                if b in per:
+                    m, lo, hi = per[b]
+                    cells.append(f"{m:+.4f} [{lo:+.4f}, {hi:+.4f}]")
+                else:
+                    cells.append("-")
+            lines.append(f"| {label} | {n} | " + " | ".join(cells) + " |")
     lines += [
         "",
         "| System | Tuned parameters | Prediction layer (beta, alpha, delta) |",

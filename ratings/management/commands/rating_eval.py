@@ -1,16 +1,25 @@
-"""``python manage.py rating_eval [--seed N] [--quick] [--docs FILE | --no-docs]`` (``make rating-eval``).
+"""``python manage.py rating_eval [--results FILE] [--seed N] [--quick] [--docs FILE | --no-docs]``
+(``make rating-eval``).
 
-Runs the walk-forward evaluation of the rating systems on a simulated league
-(:func:`ratings.evaluation.evaluate`, docs/ratings.md "Evidence"), prints the markdown table, writes it
-into the marked section of docs/ratings.md (between ``<!-- rating_eval:start -->`` and
+Without ``--results``: the walk-forward evaluation of the rating systems on a *simulated* league
+(:func:`ratings.evaluation.evaluate`, docs/ratings.md "Evidence on a simulated league"); the markdown
+table goes into the marked section of docs/ratings.md (between ``<!-- rating_eval:start -->`` and
 ``<!-- rating_eval:end -->``; without markers they replace a line ``EVAL_TABLE`` or are appended; the
-rest of the file is kept),
-and prints as its LAST line one JSON object::
+rest of the file is kept).
+
+With ``--results FILE`` (``.csv`` or ``.csv.gz``, ``date,event,first,second,first_stones,second_stones``;
+:mod:`ratings.evaluation.results`): the same evaluation on recorded results with a chronological split
+(:func:`ratings.evaluation.evaluate_events`: burn-in, tuning on the first ``--tune-fraction`` of the
+sets, the rest held out); the table is printed and goes into a file only with ``--docs``.
+
+Both print as their LAST line one JSON object::
 
     {"sets": N, "logloss": {"margin": x, "elo": y, "glicko2": z},
-     "ci_margin_minus_elo": [lo, hi], "ci_margin_minus_glicko2": [lo, hi]}
+     "ci_margin_minus_elo": [lo, hi], "ci_margin_minus_glicko2": [lo, hi],
+     "brier": {...}, "defaults": {"logloss": {...}, "brier": {...}}, "won_sets_lowering_rating": {...}}
 
-``--quick`` simulates a small league with a small tuning budget (seconds; for tests and smoke runs).
+``--quick`` uses a small league (simulation) and a small tuning budget (seconds; tests and smoke runs).
+A results file that cannot be read stops the command with its line number (status 2).
 """
 from __future__ import annotations
 
@@ -20,7 +29,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from ratings.evaluation import LeagueConfig, evaluate, render_table
+from ratings.evaluation import LeagueConfig, ResultsFileError, evaluate, evaluate_events, load_results, render_table
 
 START = "<!-- rating_eval:start -->"
 END = "<!-- rating_eval:end -->"
@@ -52,20 +61,35 @@ def replace_section(text: str, section: str) -> str:
 
 
 class Command(BaseCommand):
-    help = "Evaluate margin Elo against Elo and Glicko-2 on a simulated league; print the table and a JSON line."
+    help = (
+        "Evaluate the federation's rating against Elo and Glicko-2 on a simulated league or on a results file "
+        "(--results); print the table and a JSON line."
+    )
 
     def add_arguments(self, parser):
+        parser.add_argument("--results", default=None, metavar="FILE",
+                            help="CSV (or .csv.gz) of recorded sets: date,event,first,second,first_stones,second_stones")
+        parser.add_argument("--tune-fraction", type=float, default=0.6,
+                            help="with --results: share of the sets (in time order) used for tuning")
+        parser.add_argument("--burn-in", type=float, default=0.1,
+                            help="with --results: share of the first sets rated but never scored")
         parser.add_argument("--seed", type=int, default=1, help="seed of the league, the search and the bootstrap")
         parser.add_argument("--quick", action="store_true", help="small league and budget (seconds)")
         parser.add_argument("--budget", type=int, default=None, help="parameter sets tried per system")
         parser.add_argument("--bootstrap", type=int, default=None, help="bootstrap resamples")
-        parser.add_argument("--docs", default=str(Path(settings.BASE_DIR) / "docs" / "ratings.md"),
-                            help="markdown file whose marked section receives the table")
+        parser.add_argument("--docs", default=None,
+                            help="markdown file whose marked section receives the table (default for the "
+                                 "simulation: docs/ratings.md; with --results only when given)")
         parser.add_argument("--no-docs", action="store_true", help="do not write the table into a file")
 
     def handle(self, *args, seed: int, quick: bool, budget, bootstrap, docs: str, no_docs: bool, **options):
         def given(value, default):
             return default if value is None else value
+
+        if options.get("results"):
+            return self._results(options, seed=seed, quick=quick, budget=given(budget, 4 if quick else 24),
+                                 bootstrap=given(bootstrap, 200 if quick else 2000),
+                                 docs=docs, no_docs=no_docs)
 
         if quick:
             kwargs = {"budget": given(budget, 2), "bootstrap": given(bootstrap, 200), "config": QUICK_LEAGUE,
@@ -74,6 +98,8 @@ class Command(BaseCommand):
             kwargs = {"budget": given(budget, 24), "bootstrap": given(bootstrap, 2000)}
         if kwargs["budget"] < 1 or kwargs["bootstrap"] < 1:
             raise CommandError("--budget and --bootstrap must be at least 1", returncode=2)
+        if docs is None:
+            docs = str(Path(settings.BASE_DIR) / "docs" / "ratings.md")
         path = None if no_docs else Path(docs)
         if path is not None and self._read(path) is None:  # checked before the run: fail fast
             self.stderr.write(f"{path} does not exist: the table will not be written")
@@ -95,6 +121,39 @@ class Command(BaseCommand):
             if text is not None:
                 self._write(path, replace_section(text, section))
                 self.stderr.write(f"wrote the table into {path}")
+        self.stdout.write(json.dumps(summary))
+
+    def _results(self, options, *, seed, quick, budget, bootstrap, docs, no_docs) -> None:
+        if budget < 1 or bootstrap < 1:
+            raise CommandError("--budget and --bootstrap must be at least 1", returncode=2)
+        path = None if (no_docs or not docs) else Path(docs)
+        if path is not None and self._read(path) is None:
+            raise CommandError(f"{path} does not exist", returncode=2)
+        try:
+            data = load_results(options["results"])
+        except ResultsFileError as exc:
+            raise CommandError(str(exc), returncode=2) from None
+        self.stderr.write(
+            f"{data.source}: {data.rows} sets, {data.players} players, {len(data.events)} events on {data.dates} dates"
+        )
+        try:
+            ev = evaluate_events(
+                data.events, seed=seed, budget=budget, bootstrap=bootstrap, burn_in=options["burn_in"],
+                tune_fraction=options["tune_fraction"], progress=lambda msg: self.stderr.write(msg), source=data.source,
+            )
+        except ValueError as exc:
+            raise CommandError(str(exc), returncode=2) from None
+        table = render_table(ev)
+        summary = ev.summary()
+        self.stdout.write(table)
+        if path is not None:
+            command = f"python manage.py rating_eval --results {data.source} --seed {seed}"
+            section = (
+                f"Generated by `{command}` ({ev.seconds['total']:.0f} s); do not edit by hand.\n\n{table}\n"
+                f"```json\n{json.dumps(summary)}\n```\n"
+            )
+            self._write(path, replace_section(self._read(path), section))
+            self.stderr.write(f"wrote the table into {path}")
         self.stdout.write(json.dumps(summary))
 
     def _read(self, path: Path) -> str | None:

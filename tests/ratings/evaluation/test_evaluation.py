@@ -128,7 +128,10 @@ def test_evaluate_small_league_end_to_end(tiny_league):
     assert ev.protocol == "separate" and ev.held_out_events == len(tiny_league.events) - ev.burn_in_events
     assert ev.sets == sum(1 for e in tiny_league.events[ev.burn_in_events:] for s in e.sets if s.rated)
     s = ev.summary()
-    assert set(s) == {"sets", "logloss", "ci_margin_minus_elo", "ci_margin_minus_glicko2"}
+    assert set(s) == {"sets", "logloss", "ci_margin_minus_elo", "ci_margin_minus_glicko2", "brier", "defaults",
+                      "won_sets_lowering_rating"}
+    assert s["won_sets_lowering_rating"] == {"margin": 0.0, "elo": 0.0, "glicko2": 0.0}
+    assert set(s["defaults"]["logloss"]) == set(s["brier"]) == {"margin", "elo", "glicko2"}
     assert set(s["logloss"]) == {"margin", "elo", "glicko2"}
     assert s["sets"] == ev.sets > 0
     for v in s["logloss"].values():
@@ -136,7 +139,7 @@ def test_evaluate_small_league_end_to_end(tiny_league):
     lo, hi = s["ci_margin_minus_elo"]
     assert lo <= hi
     md = render_table(ev)
-    assert "| Margin Elo |" in md and "95% CI" in md
+    assert "| Federation rating |" in md and "95% CI" in md and "Gain by rating difference" in md
     # deterministic
     assert evaluate(7, league=tiny_league, budget=2, bootstrap=200).summary() == s
 
@@ -170,6 +173,6 @@ def test_experimental_margin_glicko2_extra(tiny_league):
     assert ev.systems["margin_glicko2"].params.get("margin_weight", 0) > 0
     assert "margin_glicko2" in ev.comparisons
     assert set(ev.summary()["logloss"]) == {"margin", "elo", "glicko2"}  # the JSON shape is fixed
-    assert "Experimental: Glicko-2 with the blended score" in render_table(ev)
+    assert "Margin Glicko-2 (blended score)" in render_table(ev)
     with pytest.raises(ValueError, match="unknown extra"):
         evaluate(7, league=tiny_league, extras=("trueskill",))
