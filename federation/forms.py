@@ -65,7 +65,6 @@ class PlayerCreateForm(PlayerForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         from federation.selectors import player_next_federation_id
-        from ratings.services import rating_system
 
         if not self.is_bound:
             suggestion = player_next_federation_id()
@@ -75,8 +74,9 @@ class PlayerCreateForm(PlayerForm):
             )
         self.fields["rating"].help_text = _(
             "0 = unrated: a new player without a rating yet. Unrated players are seeded below rated ones and "
-            "get a first rating after %(n)d rated sets. Enter a rating only if the federation gave one."
-        ) % {"n": rating_system().params.first_rating_sets}
+            "get a first, provisional rating after their first rated tournament. Enter a rating only if the "
+            "federation gave one."
+        )
 
 
 class PlayerMergeForm(forms.Form):

@@ -18,6 +18,8 @@ TASK_QUEUES: dict[str, str] = {
     "tournaments.pairings_pdf": "pdf",
     "ratings.rate_tournament": "ratings",
     "ratings.rerate_all": "ratings",
+    "ratings.publish_monthly_list": "ratings",
+    "ratings.rating_list_pdf": "pdf",
     "tournaments.import_trf": "imports",
     "games.import_records": "imports",
 }

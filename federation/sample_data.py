@@ -6,7 +6,8 @@
 * the three real tournaments shipped in ``tournaments/sample_data/trf`` (personal details replaced);
 * a finished Mangala Swiss (12 players, 4 rounds, rated: the players have rating histories) and one
   whose first two rounds were played — set-level results where every set is a real game played through
-  the rules engine, with its move record.
+  the rules engine, with its move record;
+* two official rating lists, of 1 April and 1 May 2026 (before and after the rated Swiss).
 
 Everything is deterministic (fixed seeds) and idempotent: what exists already is left alone.
 """
@@ -136,6 +137,25 @@ def play_round(rnd, referee: User, rng: random.Random) -> None:
         services.match_result_enter(match=m, sets=sets, user=referee)
 
 
+#: Official rating lists of the demo (date, title): one before the rated spring tournament (18–19 April
+#: 2026), whose players are listed with their starting ratings, and one after it, with their changes.
+OFFICIAL_LISTS = [(date(2026, 4, 1), "Nisan 2026"), (date(2026, 5, 1), "Mayıs 2026")]
+
+
+def _official_lists(admin: User, say) -> None:
+    """Publish :data:`OFFICIAL_LISTS` (those not in force yet), oldest first, after the spring rating."""
+    from django.utils import timezone
+
+    from ratings.models import RatingList
+    from ratings.services import rating_list_publish
+
+    for day, title in OFFICIAL_LISTS:
+        if day > timezone.localdate() or RatingList.objects.filter(published_on=day, withdrawn_at__isnull=True).exists():
+            continue
+        rating_list = rating_list_publish(published_on=day, user=admin, title=title)
+        say(f"published the official rating list of {day.isoformat()} ({rating_list.players} players)\n")
+
+
 @transaction.atomic
 def load(stdout=None) -> dict[str, str]:
     """Load everything (idempotent). Returns {what: slug} of the tournaments created or found."""
@@ -180,6 +200,7 @@ def load(stdout=None) -> dict[str, str]:
         ratings_recompute_from(tournament=spring)
         say(f"created {spring.slug}, finished and rated\n")
     out["spring"] = spring.slug
+    _official_lists(users["admin"], say)
     t = Tournament.objects.filter(name=DEMO_TOURNAMENT).first()
     if t is None:
         t = services.tournament_create(

@@ -465,7 +465,8 @@ def player_anonymise(*, player: Player, user, reason: str) -> Player:
     (``Player.history``) had the old name, birth year, sex, city and login; they are overwritten with
     the anonymised values, so neither the player page's change history nor ``/admin/`` history or
     revert can bring them back. Move records of bulk imports (``games.RecordImport.text``) whose tags
-    name the player (``[White "Last, First"]``) get the new name in their text as well.
+    name the player (``[White "Last, First"]``) get the new name in their text as well, and so do the
+    record's lines on the official rating lists (their copied name and city; their PDFs are rebuilt).
 
     Refusals: ``reason`` empty (ValidationFailed, field ``reason``); a record merged into another
     (Conflict: anonymise the record it was merged into). Anonymising twice changes nothing more.
@@ -501,6 +502,9 @@ def player_anonymise(*, player: Player, user, reason: str) -> Player:
                 imp.save(update_fields=["text"])
     player.refresh_from_db()
     _touch_tournaments_of(players=[player, *Player.objects.filter(merged_into=player)])
+    from ratings.services import rating_list_entries_anonymise  # the names copied onto official rating lists
+
+    rating_list_entries_anonymise(player_ids=[p.pk for p in records])
     return player
 
 

@@ -10,8 +10,16 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from federation.admin import ReadOnlyAdminMixin, TurkishSearchAdmin
-from ratings.models import InitialRating, RatingChange, RatingEvent, RatingGameLine
+from federation.admin import ReadOnlyAdminMixin, TurkishSearchAdmin, TurkishSearchHistoryAdmin
+from ratings.models import (
+    InitialRating,
+    RatingChange,
+    RatingEvent,
+    RatingGameLine,
+    RatingList,
+    RatingListEntry,
+    RatingParameterSet,
+)
 
 
 class RatingReadOnlyAdmin(ReadOnlyAdminMixin, TurkishSearchAdmin):
@@ -89,3 +97,57 @@ class InitialRatingAdmin(RatingReadOnlyAdmin):
     list_display = ("player", "rating", "captured_at")
     list_select_related = ("player",)
     search_fields = ("player__last_name", "player__first_name", "player__federation_id")
+
+
+class RatingListEntryInline(admin.TabularInline):
+    """A list's lines in list order (view only)."""
+
+    model = RatingListEntry
+    fields = ("rank", "name", "federation_id", "club", "city", "rating", "change", "sets", "status", "active",
+              "category")
+    readonly_fields = fields
+    ordering = ("rank", "-rating", "id")
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(RatingList)
+class RatingListAdmin(ReadOnlyAdminMixin, TurkishSearchHistoryAdmin):
+    """Official rating lists, view only: published and withdrawn on the product's pages
+    (``/ratings/lists/``) or the API, never edited; the history page shows who published and withdrew."""
+
+    list_display = ("published_on", "title", "players", "published_at", "published_by", "withdrawn_at",
+                    "withdrawn_reason")
+    list_filter = ("published_on",)
+    list_select_related = ("published_by", "withdrawn_by")
+    search_fields = ("title", "note", "withdrawn_reason")
+    date_hierarchy = "published_on"
+    inlines = [RatingListEntryInline]
+
+
+@admin.register(RatingListEntry)
+class RatingListEntryAdmin(RatingReadOnlyAdmin):
+    list_display = ("rating_list", "rank", "name", "federation_id", "club", "rating", "change", "sets", "status",
+                    "active", "category")
+    list_filter = ("active", "status", "category")
+    list_select_related = ("rating_list",)
+    search_fields = ("name", "federation_id", "club", "rating_list__title")
+
+
+@admin.register(RatingParameterSet)
+class RatingParameterSetAdmin(ReadOnlyAdminMixin, TurkishSearchHistoryAdmin):
+    """Parameter sets of the federation's rating: created by ``rating_tune --save`` or on the staff page
+    ``/ratings/parameters/``, adopted there (a full re-rating follows); view only here."""
+
+    list_display = ("label", "system", "created_at", "created_by", "adopted_at", "adopted_by", "retired_at")
+    list_filter = ("system",)
+    list_select_related = ("created_by", "adopted_by")
+    search_fields = ("label", "adoption_reason")
+    date_hierarchy = "created_at"

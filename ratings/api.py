@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
@@ -204,3 +205,252 @@ class PlayerRatingHistoryApi(APIView):
         history = selectors.player_history(player)
         body = {"player": player, "rated_sets": sum(h.sets for h in history), "events": history}
         return Response(RatingPlayerHistorySerializer(body).data)
+
+
+# --------------------------------------------------------------------------------------------
+# Official rating lists
+# --------------------------------------------------------------------------------------------
+
+_DATE_PARAM = OpenApiParameter("on", OpenApiTypes.DATE, OpenApiParameter.PATH,
+                               description="The list's date, YYYY-MM-DD.")
+
+
+class OfficialListSerializer(serializers.Serializer):
+    published_on = serializers.DateField(help_text="The list's date: ratings as of this day.")
+    title = serializers.CharField()
+    note = serializers.CharField()
+    players = serializers.IntegerField(help_text="Players on the list (active and inactive).")
+    system = serializers.CharField(help_text='Rating system ("margin": margin Elo).')
+    parameter_set = serializers.CharField(source="parameter_set.label", allow_null=True, default=None,
+                                          help_text="Label of the parameter set in force at publication; null: "
+                                                    "the engine's defaults.")
+    published_at = serializers.DateTimeField()
+    in_force = serializers.BooleanField(help_text="False: withdrawn (see withdrawn_at and withdrawn_reason).")
+    withdrawn_at = serializers.DateTimeField(allow_null=True)
+    withdrawn_reason = serializers.CharField(help_text="Why it was withdrawn (empty while in force).")
+    published_by = serializers.SerializerMethodField(help_text="Federation staff only (omitted for others).")
+    withdrawn_by = serializers.SerializerMethodField(help_text="Federation staff only (omitted for others).")
+    url = serializers.SerializerMethodField(help_text="The list's page.")
+    csv = serializers.SerializerMethodField(help_text="CSV download (lists in force only; else null).")
+    pdf = serializers.SerializerMethodField(help_text="PDF download (lists in force only; else null).")
+
+    def get_published_by(self, rl) -> str | None:
+        from federation.privacy import display_name
+
+        return display_name(rl.published_by) if rl.published_by_id else None
+
+    def get_withdrawn_by(self, rl) -> str | None:
+        from federation.privacy import display_name
+
+        return display_name(rl.withdrawn_by) if rl.withdrawn_by_id else None
+
+    def get_url(self, rl) -> str:
+        return rl.get_absolute_url()
+
+    def get_csv(self, rl) -> str | None:
+        from django.urls import reverse
+
+        return reverse("rating-list-official-csv", args=[rl.published_on]) if rl.in_force else None
+
+    def get_pdf(self, rl) -> str | None:
+        from django.urls import reverse
+
+        return reverse("rating-list-official-pdf", args=[rl.published_on]) if rl.in_force else None
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        if not self.context.get("staff"):  # who published or withdrew: staff only
+            data.pop("published_by", None)
+            data.pop("withdrawn_by", None)
+        return data
+
+
+class OfficialListArchivePageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = OfficialListSerializer(many=True)
+
+
+class OfficialListEntrySerializer(serializers.Serializer):
+    rank = serializers.IntegerField(allow_null=True, help_text="Rank among the active players (equal ratings share "
+                                                                "a rank: 1, 2, 2, 4); null for inactive players.")
+    federation_id = serializers.CharField()
+    name = serializers.CharField(help_text='"Last, First" as published.')
+    club = serializers.CharField()
+    city = serializers.CharField()
+    rating = serializers.IntegerField(help_text="Rating as of the list date (rounded).")
+    change = serializers.IntegerField(allow_null=True, help_text="Since the previous list in force; null: not on it.")
+    sets = serializers.IntegerField(help_text="Rated sets up to the list date.")
+    status = serializers.CharField(help_text='"provisional" or "established".')
+    active = serializers.BooleanField(help_text="A rated set in the 12 months before the list date.")
+    category = serializers.CharField(help_text='Age group in the list\'s year ("u12", "open", "50plus"…; "open" '
+                                               "when the birth year is unknown).")
+
+
+class OfficialListPageSerializer(serializers.Serializer):
+    list = OfficialListSerializer()
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = OfficialListEntrySerializer(many=True)
+
+
+class OfficialListEntriesInputSerializer(serializers.Serializer):
+    category = serializers.ChoiceField(
+        choices=list(selectors.AGE_GROUPS), required=False, allow_blank=True,
+        help_text="Age group as on the rating list: u12 = U12 and younger, 50plus = 50+ and older; open = all.",
+    )
+    active = serializers.BooleanField(required=False, allow_null=True, default=None,
+                                      help_text="true: active (ranked) players only; false: inactive only.")
+
+
+class OfficialListPublishInputSerializer(serializers.Serializer):
+    published_on = serializers.DateField(required=False, help_text="Default: the first day of this month. Not in "
+                                                                   "the future.")
+    title = serializers.CharField(required=False, allow_blank=True, max_length=120, default="")
+    note = serializers.CharField(required=False, allow_blank=True, max_length=500, default="")
+
+    def validate(self, attrs):
+        unknown = [k for k in getattr(self, "initial_data", {}) if k not in self.fields]
+        if unknown:
+            raise serializers.ValidationError({unknown[0]: _("Unknown field.")})
+        return attrs
+
+
+class OfficialListWithdrawInputSerializer(serializers.Serializer):
+    reason = serializers.CharField(allow_blank=True, max_length=500, help_text="Required: why the list is withdrawn.")
+
+
+def _official_page(view, request, rating_list, staff: bool) -> Response:
+    data = validated_input(OfficialListEntriesInputSerializer, request.query_params)
+    filters = selectors.ListEntryFilters(category=data.get("category") or "", active=data.get("active"))
+    paginator = view.pagination_class()
+    page = paginator.paginate_queryset(selectors.rating_list_entries(rating_list, filters), request, view=view)
+    return Response({
+        "list": OfficialListSerializer(rating_list, context={"staff": staff}).data,
+        "count": paginator.count, "next": paginator.get_next_link(), "previous": paginator.get_previous_link(),
+        "results": OfficialListEntrySerializer(page, many=True).data,
+    })
+
+
+def _list_on(on):
+    from federation.errors import NotFound
+
+    rating_list = selectors.rating_list_for_date(on)
+    if rating_list is None:
+        raise NotFound(_("No official rating list of %(d)s.") % {"d": on.isoformat()}, field="date")
+    return rating_list
+
+
+class OfficialListArchiveApi(APIView):
+    """Official rating lists, newest first (withdrawn ones too, marked); ``POST`` publishes one (staff)."""
+
+    @extend_schema(
+        operation_id="rating_lists_list", tags=["ratings"],
+        parameters=[OpenApiParameter("limit", int, description="Page size (default 100)."),
+                    OpenApiParameter("offset", int, description="Rows to skip.")],
+        responses={200: OfficialListArchivePageSerializer, **error_responses(400)},
+    )
+    def get(self, request):
+        from federation import roles
+        from federation.drf import Pagination
+
+        paginator = Pagination()
+        page = paginator.paginate_queryset(selectors.rating_list_archive(), request, view=self)
+        return paginator.get_paginated_response(
+            OfficialListSerializer(page, many=True, context={"staff": roles.is_staff(request.user)}).data
+        )
+
+    @extend_schema(
+        operation_id="rating_lists_publish", tags=["ratings"], request=OfficialListPublishInputSerializer,
+        responses={201: OfficialListSerializer, **error_responses(400, 401, 403, 409)},
+        description="Publish the official list of `published_on` (federation staff): the national rating as of that "
+                    "date, frozen. 400 with field `published_on` for a date in the future; 409 with field "
+                    "`published_on` when a list of that date is in force (withdraw it first).",
+        examples=[OpenApiExample("May list", value={"published_on": "2026-05-01", "title": "Mayıs 2026"},
+                                 request_only=True)],
+    )
+    def post(self, request):
+        from rest_framework import status
+
+        from federation.api_views import _require_staff
+        from ratings import services
+
+        _require_staff(request.user, _("Only federation staff can publish rating lists."))
+        data = validated_input(OfficialListPublishInputSerializer, request.data)
+        rating_list = services.rating_list_publish(
+            published_on=data.get("published_on") or services.rating_list_default_date(), user=request.user,
+            title=data.get("title", ""), note=data.get("note", ""),
+        )
+        rating_list = selectors.rating_list_for_date(rating_list.published_on, list_id=rating_list.pk)
+        return Response(OfficialListSerializer(rating_list, context={"staff": True}).data, status=status.HTTP_201_CREATED)
+
+
+class OfficialListCurrentApi(APIView):
+    """The current official list (the newest in force) with its lines, filtered and paginated."""
+
+    pagination_class = LimitOffsetPagination
+
+    @extend_schema(
+        operation_id="rating_lists_current", tags=["ratings"],
+        parameters=[OfficialListEntriesInputSerializer,
+                    OpenApiParameter("limit", int, description="Page size (default 100)."),
+                    OpenApiParameter("offset", int, description="Rows to skip.")],
+        responses={200: OfficialListPageSerializer, **error_responses(400, 404)},
+    )
+    def get(self, request):
+        from federation import roles
+        from federation.errors import NotFound
+
+        rating_list = selectors.rating_list_current()
+        if rating_list is None:
+            raise NotFound(_("No official rating list has been published yet."))
+        return _official_page(self, request, rating_list, roles.is_staff(request.user))
+
+
+class OfficialListDetailApi(APIView):
+    """The official list of a date (the one in force; else the one withdrawn last, marked) with its
+    lines in list order, filters ``category`` and ``active``, ``limit``/``offset`` pages."""
+
+    pagination_class = LimitOffsetPagination
+
+    @extend_schema(
+        operation_id="rating_lists_retrieve", tags=["ratings"],
+        parameters=[_DATE_PARAM, OfficialListEntriesInputSerializer,
+                    OpenApiParameter("limit", int, description="Page size (default 100)."),
+                    OpenApiParameter("offset", int, description="Rows to skip.")],
+        responses={200: OfficialListPageSerializer, **error_responses(400, 404)},
+    )
+    def get(self, request, on):
+        from federation import roles
+
+        return _official_page(self, request, _list_on(on), roles.is_staff(request.user))
+
+
+class OfficialListWithdrawApi(APIView):
+    """Withdraw the official list in force of a date (federation staff), with a reason."""
+
+    @extend_schema(
+        operation_id="rating_lists_withdraw", tags=["ratings"], parameters=[_DATE_PARAM],
+        request=OfficialListWithdrawInputSerializer,
+        responses={200: OfficialListSerializer, **error_responses(400, 401, 403, 404, 409)},
+        description="The list stays in the archive, marked withdrawn with who, when and `reason`; a corrected list "
+                    "may then be published for the date. 400 with field `reason` when it is empty; 404 when no "
+                    "list of that date is in force.",
+        examples=[OpenApiExample("Wrong results", value={"reason": "A tournament's results were corrected."},
+                                 request_only=True)],
+    )
+    def post(self, request, on):
+        from federation.api_views import _require_staff
+        from federation.errors import NotFound
+        from ratings import services
+
+        _require_staff(request.user, _("Only federation staff can withdraw rating lists."))
+        rating_list = _list_on(on)
+        if not rating_list.in_force:
+            raise NotFound(_("No official rating list of %(d)s is in force.") % {"d": on.isoformat()}, field="date")
+        data = validated_input(OfficialListWithdrawInputSerializer, request.data)
+        services.rating_list_withdraw(rating_list=rating_list, user=request.user, reason=data["reason"])
+        rating_list = selectors.rating_list_for_date(on, list_id=rating_list.pk)
+        return Response(OfficialListSerializer(rating_list, context={"staff": True}).data)

@@ -1,7 +1,8 @@
 """Writes of the national rating: rate tournaments with the pure engine and store the result.
 
-Every rating run computes the whole history with :func:`ratings.engine.rate_events` (margin Elo,
-:class:`ratings.engine.MarginElo` with its default parameters, docs/ratings.md) from each player's
+Every rating run computes the whole history with :func:`ratings.engine.rate_events` (the federation's
+system, :func:`rating_system`: the adopted :class:`~ratings.models.RatingParameterSet` over the engine's
+shipped defaults, docs/ratings.md) from each player's
 :class:`~ratings.models.InitialRating`; the pure run is cheap and exact, so a partial re-rating always
 equals a full one (measured on SQLite: the 84-event simulated league, 10,909 sets, is re-rated from
 scratch with every row written in 2.5 s; re-rating its last event takes 0.7 s). What differs is which rows are rewritten:
@@ -24,11 +25,12 @@ from typing import Callable
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from federation.models import Player
 from federation.versions import bump_on_commit
 from ratings import selectors
-from ratings.engine import UNRATED, MarginElo, RatingRun, rate_events
+from ratings.engine import FEDERATION_SYSTEM, UNRATED, RatingRun, RatingSystem, federation_system, rate_events
 from ratings.models import InitialRating, RatingChange, RatingEvent, RatingGameLine
 from tournaments.models import Tournament
 
@@ -49,9 +51,11 @@ class RatingSummary:
         return {"events": list(self.events), "rated_sets": self.rated_sets, "players_updated": self.players_updated}
 
 
-def rating_system() -> MarginElo:
-    """The federation's rating system: margin Elo with the engine's default parameters."""
-    return MarginElo()
+def rating_system() -> RatingSystem:
+    """The federation's rating system (:func:`ratings.engine.federation_system`) with the parameters of
+    the :class:`~ratings.models.RatingParameterSet` in force, else the engine's shipped defaults. One
+    query (every rating run and the rating list page call it)."""
+    return federation_system(selectors.rating_parameters_in_force())
 
 
 def _lock() -> None:
@@ -82,7 +86,7 @@ def _write_event(inp: selectors.EventInput, run: RatingRun, now: dt.datetime) ->
     ev = inp.event
     players = selectors.players_in([inp])
     rev = RatingEvent.objects.create(
-        tournament=inp.tournament, period=ev.date, rated_at=now, system=rating_system().name,
+        tournament=inp.tournament, period=ev.date, rated_at=now, system=FEDERATION_SYSTEM,
         rated_sets=len(ev.sets), players=len(players), forfeits=inp.forfeits, byes=inp.byes,
         unrated_matches=inp.unrated_matches, matches_without_sets=inp.matches_without_sets,
     )
@@ -216,6 +220,7 @@ def ratings_recompute_from(*, tournament: Tournament) -> RatingSummary:
     scratch and update ``Player.rating``. A tournament that is no longer rated (e.g. re-opened) loses
     its rows. Idempotent; the result equals :func:`ratings_recompute_all`.
     """
+    _lock()  # first: the rows read below must not change before the run holds the lock
     tournament = Tournament.objects.get(pk=tournament.pk)
     key = selectors.event_key(tournament)
     old = RatingEvent.objects.filter(tournament=tournament).values_list("period", flat=True).first()
@@ -228,6 +233,420 @@ def ratings_recompute_from(*, tournament: Tournament) -> RatingSummary:
 def ratings_recompute_all(*, progress: Callable[[int, int, RatingEvent], None] | None = None) -> RatingSummary:
     """Delete every stored rating event and rate all rated tournaments again in order;
     ``progress(n, total, rating_event)`` is called after each event. Updates ``Player.rating``."""
+    _lock()  # before the first write: a DELETE holding row locks while waiting for the lock deadlocked
     RatingEvent.objects.all().delete()
     bump_on_commit("ratings")
     return _rewrite_from(None, progress)
+
+
+# --------------------------------------------------------------------------------------------
+# Official rating lists
+# --------------------------------------------------------------------------------------------
+
+#: Longest reason for withdrawing a list, and longest note of a list.
+LIST_REASON_MAX_LENGTH = 500
+
+
+def rating_list_default_date(today: dt.date | None = None) -> dt.date:
+    """The date a new official list gets unless staff choose another: the first day of the current
+    month (lists are monthly by default)."""
+    today = today or timezone.localdate()
+    return today.replace(day=1)
+
+
+def _require_list_staff(user, message: str) -> None:
+    """Staff only; ``user=None`` is the system (the monthly job, the sample data)."""
+    from federation import roles
+    from federation.errors import PermissionDenied
+
+    if user is not None and not roles.is_staff(user):
+        raise PermissionDenied(message)
+
+
+def _adopted_parameter_set(system: str):
+    """The :class:`~ratings.models.RatingParameterSet` of ``system`` in force (adopted, not retired), or None."""
+    from ratings.models import RatingParameterSet
+
+    return RatingParameterSet.objects.filter(system=system, adopted_at__isnull=False, retired_at__isnull=True).first()
+
+
+@transaction.atomic
+def rating_list_publish(*, published_on: dt.date, user, title: str = "", note: str = ""):
+    """Publish the official rating list of ``published_on``: a frozen snapshot of the national rating
+    as of that date (:func:`ratings.selectors.rating_list_snapshot`: rating, sets, status, active, rank,
+    change since the previous list, age category), one :class:`~ratings.models.RatingListEntry` per
+    listed player, with the adopted parameter set (None: the engine's defaults). Staff only (``user``
+    None: the system). Recorded in the audit history (``rating_list.publish``); the rating pages'
+    cached copies change (the ``ratings`` data version).
+
+    Refusals: a date after today (ValidationFailed, field ``published_on``); a list in force already on
+    that date (Conflict, field ``published_on``: withdraw it first); a title or note with control
+    characters or too long (ValidationFailed, field ``title`` / ``note``).
+    """
+    from django.db import IntegrityError
+
+    from federation.audit import audit_context
+    from federation.errors import Conflict, ValidationFailed
+    from federation.validators import clean_reason, first_control_character
+    from ratings.models import RatingList, RatingListEntry
+
+    _require_list_staff(user, _("Only federation staff can publish rating lists."))
+    if not isinstance(published_on, dt.date) or isinstance(published_on, dt.datetime):
+        raise ValidationFailed(_("Give the date of the list."), field="published_on")
+    if published_on > timezone.localdate():
+        raise ValidationFailed(_("A list cannot be dated in the future."), field="published_on")
+    title = "" if title is None else title
+    if not isinstance(title, str) or first_control_character(title) is not None:
+        raise ValidationFailed(_("The title must be one line of text."), field="title")
+    title = title.strip()
+    if len(title) > 120:
+        raise ValidationFailed(_("The title is longer than %(n)d characters.") % {"n": 120}, field="title")
+    try:
+        note = clean_reason(note, max_length=LIST_REASON_MAX_LENGTH)
+    except ValidationFailed as exc:
+        raise ValidationFailed(exc.message, field="note") from exc
+    _lock()  # PostgreSQL: never read a rating run half written
+    taken = Conflict(
+        _("A list dated %(d)s is in force already; withdraw it first.") % {"d": published_on.isoformat()},
+        field="published_on",
+    )
+    if RatingList.objects.filter(published_on=published_on, withdrawn_at__isnull=True).exists():
+        raise taken
+    lines = selectors.rating_list_snapshot(published_on)
+    from ratings.engine import FEDERATION_SYSTEM as system  # the name parameter sets are adopted under
+    with audit_context(action="rating_list.publish", user=user, reason=note):
+        try:
+            with transaction.atomic():
+                rating_list = RatingList.objects.create(
+                    published_on=published_on, title=title, note=note, system=system,
+                    parameter_set=_adopted_parameter_set(system), players=len(lines),
+                    published_by=user if getattr(user, "is_authenticated", False) else None,
+                )
+        except IntegrityError as exc:  # published meanwhile by someone else
+            raise taken from exc
+    RatingListEntry.objects.bulk_create(
+        [
+            RatingListEntry(
+                rating_list=rating_list, player=ln.player, federation_id=ln.player.federation_id,
+                name=ln.player.full_name[:130], club=ln.club[:120], city=ln.city[:60], rating=ln.rating,
+                sets=ln.sets, status=ln.status, active=ln.active, change=ln.change, rank=ln.rank,
+                category=ln.category,
+            )
+            for ln in lines
+        ],
+        batch_size=1000,
+    )
+    bump_on_commit("ratings")
+    transaction.on_commit(lambda: _queue_list_pdf(rating_list.pk))
+    return rating_list
+
+
+def _queue_list_pdf(rating_list_id: int) -> None:
+    """Have a ``pdf`` worker build a new list's PDF (in the site's language) before anyone asks: a
+    federation's whole list takes a while (about 4 ms a player). Not in the embedded mode (Celery
+    eager: the first download builds it); a broker that cannot be reached only leaves it to that."""
+    import logging
+
+    from django.conf import settings
+
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return
+    from ratings.tasks import rating_list_pdf_task
+
+    try:
+        rating_list_pdf_task.delay(rating_list_id, (settings.LANGUAGE_CODE or "tr")[:2])
+    except Exception:  # noqa: BLE001 - the list is published; its PDF is built on the first download
+        logging.getLogger(__name__).warning("rating list %s: PDF not queued", rating_list_id, exc_info=True)
+
+
+@transaction.atomic
+def rating_list_withdraw(*, rating_list, user, reason: str):
+    """Withdraw an official list (staff only): it stays in the archive, marked withdrawn with who,
+    when and ``reason``, and is no longer the list of its date; a corrected list may then be
+    published for that date. Recorded in the audit history (``rating_list.withdraw``).
+
+    Refusals: ``reason`` empty or too long (ValidationFailed, field ``reason``); the list withdrawn
+    already (Conflict).
+    """
+    from federation.audit import audit_context
+    from federation.errors import Conflict
+    from federation.validators import clean_reason
+    from ratings.models import RatingList
+
+    _require_list_staff(user, _("Only federation staff can withdraw rating lists."))
+    reason = clean_reason(reason, max_length=LIST_REASON_MAX_LENGTH, required=True,
+                          message=_("Say why the list is withdrawn."))
+    rating_list = RatingList.objects.select_for_update().get(pk=rating_list.pk)
+    if rating_list.withdrawn_at is not None:
+        raise Conflict(_("This list was withdrawn already."))
+    rating_list.withdrawn_at = timezone.now()
+    rating_list.withdrawn_by = user if getattr(user, "is_authenticated", False) else None
+    rating_list.withdrawn_reason = reason
+    with audit_context(action="rating_list.withdraw", user=user, reason=reason):
+        rating_list.save(update_fields=["withdrawn_at", "withdrawn_by", "withdrawn_reason"])
+    bump_on_commit("ratings")
+    return rating_list
+
+
+def rating_list_entries_anonymise(*, player_ids) -> int:
+    """Give the lines of ``player_ids`` on every official list the anonymised player's name and no
+    city (KVKK erasure, :func:`federation.services.player_anonymise`): the lists keep the federation
+    id, club, rating and rank, never the old name. Returns the number of lines changed."""
+    from ratings.models import RatingListEntry
+
+    from ratings.list_pdf import rating_list_pdf_files_remove
+
+    changed = 0
+    lists: set[int] = set()
+    for p in Player.objects.filter(pk__in=list(player_ids)).only("pk", "first_name", "last_name"):
+        rows = RatingListEntry.objects.filter(player_id=p.pk)
+        lists.update(rows.values_list("rating_list_id", flat=True))
+        changed += rows.update(name=p.full_name[:130], city="")
+    if changed:
+        bump_on_commit("ratings")
+        # the lists' PDFs printed the old name: built again when next asked for (files: after the commit)
+        transaction.on_commit(lambda: rating_list_pdf_files_remove(lists))
+    return changed
+
+
+# --------------------------------------------------------------------------------------------
+# Parameter sets: save a candidate, adopt it, return to the shipped defaults (docs/ratings.md,
+# "Tuning and adoption"). Each adoption or return is followed by a full re-rating.
+# --------------------------------------------------------------------------------------------
+
+PARAMETER_LABEL_MAX_LENGTH = 120
+
+
+def _require_staff(user, message: str) -> None:
+    from federation import roles
+    from federation.errors import PermissionDenied
+
+    if not roles.is_staff(user):
+        raise PermissionDenied(message)
+
+
+def _json_value_ok(value) -> bool:
+    import json
+
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _clean_params(params) -> dict:
+    """``params`` (name -> value) checked against the federation system's parameters and returned as
+    every parameter's value (the given ones over the shipped defaults, in the engine's order), so a
+    stored set says exactly which numbers it rates with. Raises ValidationFailed, field ``params``,
+    whose message names the parameter at fault."""
+    import dataclasses
+    import math
+    from collections.abc import Mapping
+
+    from django.utils.translation import gettext as _
+
+    from federation.errors import ValidationFailed
+    from ratings.engine import RatingInputError, federation_params
+
+    if not isinstance(params, Mapping):
+        raise ValidationFailed(_("The parameters must be a JSON object of names and values."), field="params")
+    defaults = federation_params(None)
+    fields = {f.name: f for f in dataclasses.fields(defaults)}
+    cleaned = {}
+    for key, value in params.items():
+        if key not in fields:
+            raise ValidationFailed(
+                _("Unknown rating parameter %(key)s (known: %(known)s).") % {"key": key, "known": ", ".join(fields)},
+                field="params",
+            )
+        default = getattr(defaults, key)
+        nullable = default is None or "None" in str(fields[key].type)
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if value is None and nullable:
+            pass
+        elif isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise ValidationFailed(_("%(key)s must be true or false.") % {"key": key}, field="params")
+        elif isinstance(default, int):
+            if not (number and math.isfinite(value) and value == int(value)):
+                raise ValidationFailed(_("%(key)s must be a whole number.") % {"key": key}, field="params")
+            value = int(value)
+        elif not number or not math.isfinite(value):
+            raise ValidationFailed(_("%(key)s must be a finite number.") % {"key": key}, field="params")
+        elif isinstance(default, float) or default is None:
+            value = float(value)
+        cleaned[key] = value
+    try:
+        obj = federation_params(cleaned)
+    except RatingInputError as exc:
+        text = str(exc)
+        key = next((k for k in cleaned if k in text), None)
+        message = text if key is None or text.startswith(key) else f"{key}: {text}"
+        raise ValidationFailed(message, field="params") from None
+    full = {name: getattr(obj, name) for name in fields}
+    if not _json_value_ok(full):
+        raise ValidationFailed(_("The parameters must be finite numbers, true/false or empty."), field="params")
+    return full
+
+
+def _clean_label(label) -> str:
+    from django.utils.translation import gettext as _
+
+    from federation.errors import ValidationFailed
+    from federation.validators import first_control_character
+
+    if not isinstance(label, str):
+        raise ValidationFailed(_("The label must be text."), field="label")
+    label = label.strip()
+    if not label:
+        raise ValidationFailed(_("Give the parameter set a label."), field="label")
+    if first_control_character(label) is not None:
+        raise ValidationFailed(_("Control characters are not allowed in a label."), field="label")
+    if len(label) > PARAMETER_LABEL_MAX_LENGTH:
+        raise ValidationFailed(_("The label is longer than %(n)d characters.") % {"n": PARAMETER_LABEL_MAX_LENGTH},
+                               field="label")
+    return label
+
+
+@transaction.atomic
+def rating_parameters_create(*, label: str, params: dict, report: dict | None = None, user):
+    """Save a candidate :class:`~ratings.models.RatingParameterSet` of the federation's system (not
+    adopted): ``params`` (name -> value, over the shipped defaults; stored with every parameter's
+    value), ``report`` what produced it (``rating_tune``'s JSON; ``{}`` for a set entered by hand).
+
+    ``user``: federation staff (PermissionDenied otherwise); None for the command line
+    (``rating_tune --save``). Refusals (ValidationFailed): ``label`` empty, longer than 120 characters or
+    with control characters (field ``label``); an unknown parameter or a bad value (field ``params``,
+    the message names the parameter); ``report`` not a JSON object (field ``report``). Recorded in the
+    set's history (``rating_parameters.create``).
+    """
+    from django.utils.translation import gettext as _
+
+    from federation.audit import audit_context
+    from federation.errors import ValidationFailed
+    from ratings.models import RatingParameterSet
+
+    if user is not None:
+        _require_staff(user, _("Only federation staff can change the rating parameters."))
+    label = _clean_label(label)
+    params = _clean_params(params)
+    report = {} if report is None else report
+    if not isinstance(report, dict) or not _json_value_ok(report):
+        raise ValidationFailed(_("The tuning report must be a JSON object."), field="report")
+    with audit_context(action="rating_parameters.create", user=user):
+        return RatingParameterSet.objects.create(
+            label=label, system=FEDERATION_SYSTEM, params=params, report=report,
+            created_by=user if getattr(user, "is_authenticated", False) else None,
+        )
+
+
+def _rerate_all_on_commit() -> None:
+    """Queue the full re-rating (``ratings.tasks.rerate_all_task``, on the ratings queue) once the
+    transaction commits. A broker that cannot be reached is logged: the adoption stands, the
+    parameter page shows the re-rating as pending, and ``manage.py rerate_all`` does it by hand."""
+    import logging
+
+    from ratings.tasks import rerate_all_task
+
+    def send():
+        try:
+            rerate_all_task.delay()
+        except Exception as exc:  # noqa: BLE001 - eager mode raises the task's own errors here too
+            from django.conf import settings
+
+            if settings.CELERY_TASK_ALWAYS_EAGER:
+                raise
+            logging.getLogger(__name__).warning("could not queue the full re-rating: %s", exc)
+
+    transaction.on_commit(send)
+
+
+def _set_in_force(system: str):
+    from ratings.models import RatingParameterSet
+
+    return (
+        RatingParameterSet.objects.select_for_update()
+        .filter(system=system, adopted_at__isnull=False, retired_at__isnull=True)
+        .first()
+    )
+
+
+@transaction.atomic
+def rating_parameters_adopt(*, parameter_set, user, reason: str):
+    """Put ``parameter_set`` in force for the federation's rating (federation staff; ``reason``
+    required) and return the row in force.
+
+    The set in force before is retired (``retired_at``/``retired_by``); the adopted row records
+    ``adopted_at``, ``adopted_by`` and ``adoption_reason``; both history rows carry the action
+    ``rating_parameters.adopt``, the user and the reason. A set adopted before and since retired is
+    adopted as a copy (a new row with its label, parameters and report), so each row keeps its own
+    adoption. After the commit a full re-rating runs with the new parameters
+    (``ratings.tasks.rerate_all_task``).
+
+    Refusals: not staff (PermissionDenied); reason empty (ValidationFailed, field ``reason``); the set
+    is in force already, or belongs to another system (Conflict); its parameters are no longer valid
+    for the engine (ValidationFailed, field ``params``, naming the parameter).
+    """
+    from django.db import IntegrityError
+    from django.utils.translation import gettext as _
+
+    from federation.audit import audit_context
+    from federation.errors import Conflict
+    from federation.validators import clean_reason
+    from ratings.models import RatingParameterSet
+
+    _require_staff(user, _("Only federation staff can change the rating parameters."))
+    reason = clean_reason(reason, required=True,
+                          message=_("Say why these parameters are adopted (the reason is recorded)."))
+    row = RatingParameterSet.objects.select_for_update().get(pk=parameter_set.pk)
+    if row.system != FEDERATION_SYSTEM:
+        raise Conflict(_("This parameter set is for the rating system %(s)s, not the federation's (%(f)s).")
+                       % {"s": row.system, "f": FEDERATION_SYSTEM}, field="system")
+    if row.in_force:
+        raise Conflict(_("This parameter set is in force already."), field="parameter_set")
+    params = _clean_params(row.params)
+    now = timezone.now()
+    with audit_context(action="rating_parameters.adopt", user=user, reason=reason):
+        current = _set_in_force(FEDERATION_SYSTEM)
+        if current is not None:
+            current.retired_at, current.retired_by = now, user
+            current.save(update_fields=["retired_at", "retired_by"])
+        if row.adopted_at is not None:  # adopted and retired before: adopt a copy
+            row = RatingParameterSet(label=row.label, system=row.system, report=row.report, created_by=user)
+        row.params = params
+        row.adopted_at, row.adopted_by, row.adoption_reason = now, user, reason
+        try:
+            with transaction.atomic():
+                row.save()
+        except IntegrityError as exc:  # another set adopted meanwhile
+            raise Conflict(_("Another parameter set was adopted meanwhile; reload the page."),
+                           field="parameter_set") from exc
+    _rerate_all_on_commit()
+    return row
+
+
+@transaction.atomic
+def rating_parameters_revert_to_defaults(*, user, reason: str):
+    """Return the federation's rating to the engine's shipped defaults (federation staff; ``reason``
+    required): the set in force is retired (who, when; the reason is in its history row, action
+    ``rating_parameters.revert``) and returned; a full re-rating follows after the commit.
+    Refusals: not staff (PermissionDenied); reason empty (ValidationFailed, field ``reason``); the
+    shipped defaults are in force already (Conflict)."""
+    from django.utils.translation import gettext as _
+
+    from federation.audit import audit_context
+    from federation.errors import Conflict
+    from federation.validators import clean_reason
+
+    _require_staff(user, _("Only federation staff can change the rating parameters."))
+    reason = clean_reason(reason, required=True,
+                          message=_("Say why the shipped defaults are restored (the reason is recorded)."))
+    current = _set_in_force(FEDERATION_SYSTEM)
+    if current is None:
+        raise Conflict(_("The shipped defaults are in force already."), field="parameter_set")
+    with audit_context(action="rating_parameters.revert", user=user, reason=reason):
+        current.retired_at, current.retired_by = timezone.now(), user
+        current.save(update_fields=["retired_at", "retired_by"])
+    _rerate_all_on_commit()
+    return current

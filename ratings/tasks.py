@@ -32,3 +32,45 @@ def rerate_all_task() -> dict:
     (``federation.services.player_merge``). Returns ``{"events": [ids], "rated_sets": n, "players_updated": n}``.
     """
     return ratings_recompute_all().as_dict()
+
+
+@shared_task(name="ratings.publish_monthly_list", **JOB_OPTIONS)
+def publish_monthly_list_task(day: str | None = None) -> dict:
+    """Publish the official rating list of the first day of this month (or of ``day``, ISO date) when
+    ``settings.RATING_LIST_AUTO_PUBLISH`` is on; sent by Celery beat on the 1st at 04:00. A list in force
+    on that date already is left alone, so running it twice publishes once. Returns
+    ``{"published": "2026-05-01", "players": n}`` or ``{"skipped": why}``."""
+    import datetime as dt
+
+    from django.conf import settings
+
+    from federation.errors import ApplicationError
+    from ratings.models import RatingList
+    from ratings.services import rating_list_default_date, rating_list_publish
+
+    if not getattr(settings, "RATING_LIST_AUTO_PUBLISH", False):
+        return {"skipped": "RATING_LIST_AUTO_PUBLISH is off"}
+    on = dt.date.fromisoformat(day) if day else rating_list_default_date()
+    if RatingList.objects.filter(published_on=on, withdrawn_at__isnull=True).exists():
+        return {"skipped": f"a list dated {on.isoformat()} is in force"}
+    from django.utils import translation
+    from django.utils.translation import gettext
+
+    with translation.override(settings.LANGUAGE_CODE):  # the note is stored: in the site's language
+        note = gettext("Published automatically (monthly).")
+    try:
+        rating_list = rating_list_publish(published_on=on, user=None, note=note)
+    except ApplicationError as exc:  # e.g. published meanwhile by staff
+        return {"skipped": exc.message}
+    return {"published": on.isoformat(), "players": rating_list.players}
+
+
+@shared_task(name="ratings.rating_list_pdf", **JOB_OPTIONS)
+def rating_list_pdf_task(rating_list_id: int, lang: str = "tr") -> str:
+    """Build the PDF of official list ``rating_list_id`` in ``lang``; returns the file path. A list
+    never changes, so its file is written once (to a temporary name, then renamed) and reused."""
+    from ratings.list_pdf import rating_list_pdf_build
+    from ratings.models import RatingList
+
+    pause("TEST_TASK_DELAY")  # test-only (federation/jobs.py)
+    return str(rating_list_pdf_build(rating_list=RatingList.objects.get(pk=rating_list_id), lang=lang))

@@ -189,7 +189,13 @@ CELERY_BEAT_SCHEDULE = {
     # every night at 03:30 (TIME_ZONE): the database's invariants (stones, match shapes, standings and
     # their cached copies, ratings); each violation is logged at ERROR level (tournaments/invariants.py)
     "check-invariants": {"task": "tournaments.check_invariants", "schedule": crontab(hour=3, minute=30)},
+    # the 1st of every month at 04:00 (TIME_ZONE): the official rating list of that day, when
+    # RATING_LIST_AUTO_PUBLISH is on (else the job does nothing); ratings/tasks.py
+    "publish-rating-list": {"task": "ratings.publish_monthly_list", "schedule": crontab(day_of_month=1, hour=4, minute=0)},
 }
+# Publish the official rating list by itself every month (the beat entry above); off: staff publish
+# each list on /ratings/lists/publish/ (or POST /api/ratings/lists/).
+RATING_LIST_AUTO_PUBLISH = env.bool("RATING_LIST_AUTO_PUBLISH", default=False)
 # A TRF import still "running" after this long lost its worker; it is one transaction, so nothing was
 # imported: the sweep marks it failed with that reason (the organiser uploads it again).
 TRF_IMPORT_STUCK_MINUTES = env.int("TRF_IMPORT_STUCK_MINUTES", default=30)

@@ -25,8 +25,12 @@ FEDERATION_SYSTEM = MarginGlicko2.name
 """Name of the federation's rating system (``RatingEvent.system``, ``RatingParameterSet.system``)."""
 
 FEDERATION_DEFAULTS: dict[str, Any] = {
-    "margin_weight": 0.75,
-    "margin_scale": 6.0,
+    "tau": 1.1,
+    "initial_rd": 300.0,
+    "initial_volatility": 0.12,
+    "period_days": 60,
+    "margin_weight": 0.95,
+    "margin_scale": 9.0,
     "monotone": True,
 }
 """The shipped parameters where they differ from :class:`Glicko2Params`'s (Glickman's) defaults; the

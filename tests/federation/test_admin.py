@@ -19,7 +19,15 @@ from simple_history.admin import SimpleHistoryAdmin
 from federation.collation import turkish_case_variants, turkish_title, turkish_upper
 from federation.models import Club, Player
 from games.models import RecordImport
-from ratings.models import InitialRating, RatingChange, RatingEvent, RatingGameLine
+from ratings.models import (
+    InitialRating,
+    RatingChange,
+    RatingEvent,
+    RatingGameLine,
+    RatingList,
+    RatingListEntry,
+    RatingParameterSet,
+)
 from tests.factories import ClubFactory, EntryFactory, PlayerFactory, TournamentFactory, TournamentRoleFactory
 from tournaments.models import (
     Absence, CoinToss, Entry, ForbiddenPair, Match, PairingChange, Round, SetResult, Tournament, TournamentRole,
@@ -78,6 +86,10 @@ def world(superuser):
     RatingGameLine.objects.create(change=change, set_result=s1, opponent=players[1], opponent_rating=1500.0,
                                   score=Decimal("1"), result_score=0.8, margin=6, expected=0.5, delta=5.25)
     InitialRating.objects.create(player=players[0], rating=1500)
+    RatingParameterSet.objects.create(label="Ayar 2026", system="margin_glicko2", params={"tau": 0.9})
+    from ratings.services import rating_list_publish  # an official rating list and its lines
+
+    rating_list_publish(published_on=dt.date(2026, 1, 31), user=superuser, title="Ocak 2026")
     RecordImport.objects.create(created_by=superuser, status=RecordImport.Status.DONE, total=1, done=1, stored=1,
                                 text="1. ...", source="kayitlar.txt")
     TrfImport.objects.create(created_by=superuser, status=TrfImport.Status.DONE, progress=100, players=4, cells=4,
@@ -186,7 +198,9 @@ def test_search_through_relations_and_autocomplete_fold_turkish_case(su_client):
 # --- read-only records ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("model", [RatingEvent, RatingChange, RatingGameLine, InitialRating])
+@pytest.mark.parametrize(
+    "model", [RatingEvent, RatingChange, RatingGameLine, InitialRating, RatingList, RatingListEntry, RatingParameterSet]
+)
 def test_rating_models_are_view_only(model, su_client, world):
     obj = model._default_manager.first()
     r = su_client.get(_url(model, "change", obj.pk))

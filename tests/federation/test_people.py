@@ -113,7 +113,7 @@ def test_player_form_suggests_the_next_id_and_explains_unrated(staff):
     form = PlayerCreateForm()
     assert form.initial["federation_id"] == "TMF-0041"
     assert "unrated" in str(form.fields["rating"].help_text)
-    assert "first rating after 5 rated sets" in str(form.fields["rating"].help_text)
+    assert "first, provisional rating after their first rated tournament" in str(form.fields["rating"].help_text)
     page = _client(staff).get(reverse("player-create")).content.decode()
     assert 'value="TMF-0041"' in page
     assert "Unrated players are seeded below rated ones" in page

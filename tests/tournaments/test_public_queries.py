@@ -29,9 +29,9 @@ PAGES = [
     (f"/t/{SLUG}/live.json", 4, 1, True),
     (f"/t/{SLUG}/export.trf", 8, 8, False),
     ("/players/", 2, 2, False),
-    ("/players/CT-1/", 4, 4, False),
+    ("/players/CT-1/", 5, 5, False),  # + the official lists the player is on
     ("/players/CT-1/results/", 4, 4, False),
-    ("/ratings/", 9, 5, False),
+    ("/ratings/", 11, 7, False),  # + the parameter set in force, + the current official list
     ("/clubs/", 1, 1, False),
     ("/api/tournaments/", 2, 2, False),
     (f"/api/tournaments/{SLUG}/", 3, 3, False),
