@@ -27,6 +27,52 @@ def default_tiebreaks() -> list[str]:
     return list(DEFAULT_TIEBREAKS)
 
 
+class Event(models.Model):
+    """A multi-section event (issue 14): e.g. a school championship with İlkokul Kız, İlkokul Erkek,
+    Ortaokul and Açık sections. Each section is a :class:`Tournament` (``Tournament.event``), paired and
+    ranked on its own; the event has one public page, one registration list
+    (:class:`EventRegistration`, which assigns players to sections) and one report.
+
+    ``reference_date``: ages for the section rules are counted in its year (birth year only is known;
+    default: the year of ``start_date``).
+    """
+
+    slug = models.SlugField(_("slug"), max_length=80, unique=True)
+    name = models.CharField(_("name"), max_length=160, validators=[no_control_characters])
+    start_date = models.DateField(_("start date"), null=True, blank=True)
+    end_date = models.DateField(_("end date"), null=True, blank=True)
+    venue = models.CharField(_("venue"), max_length=160, validators=[no_control_characters], blank=True)
+    city = models.CharField(_("city"), max_length=60, validators=[no_control_characters], blank=True)
+    reference_date = models.DateField(_("reference date for ages"), null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    history = history()
+
+    class Meta:
+        ordering = ["-start_date", "name"]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(start_date__isnull=True) | Q(end_date__isnull=True) | Q(end_date__gte=F("start_date")),
+                name="event_dates_ordered",
+                violation_error_message=_("The end date is before the start date."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def age_year(self) -> int | None:
+        """The year ages are counted in: of ``reference_date``, else of ``start_date``, else None."""
+        d = self.reference_date or self.start_date
+        return d.year if d else None
+
+
 class Tournament(models.Model):
     """An event. ``sets_per_match`` is odd (3 by default; RULES.md); ``tiebreaks`` is an ordered list
     of keys of ``tournaments.standings.TIEBREAKS``."""
@@ -105,6 +151,19 @@ class Tournament(models.Model):
         _("archived at"), null=True, blank=True,
         help_text=_("An archived tournament is hidden from everyone but staff and no longer rated."),
     )
+    #: the event this tournament is a section of (issue 14), with the section's rule for registration:
+    #: players born in ``section_birth_year_min``..``section_birth_year_max`` (either end open) and of
+    #: ``section_sex`` ("" = any)
+    event = models.ForeignKey(
+        Event, null=True, blank=True, on_delete=models.PROTECT, related_name="sections", verbose_name=_("event")
+    )
+    section_birth_year_min = models.PositiveSmallIntegerField(_("born in or after"), null=True, blank=True)
+    section_birth_year_max = models.PositiveSmallIntegerField(_("born in or before"), null=True, blank=True)
+    section_sex = models.CharField(
+        _("sex of the section"), max_length=1, blank=True, default="",
+        choices=[("", _("any")), ("f", _("girls / women")), ("m", _("boys / men"))],
+    )
+    section_order = models.PositiveSmallIntegerField(_("order in the event"), default=0)
 
     history = history(excluded_fields=["version", "standings_version"])
 
@@ -129,6 +188,12 @@ class Tournament(models.Model):
                 condition=Q(start_date__isnull=True) | Q(end_date__isnull=True) | Q(end_date__gte=F("start_date")),
                 name="tournament_dates_ordered",
                 violation_error_message=_("The end date is before the start date."),
+            ),
+            models.CheckConstraint(
+                condition=Q(section_birth_year_min__isnull=True) | Q(section_birth_year_max__isnull=True)
+                | Q(section_birth_year_max__gte=F("section_birth_year_min")),
+                name="tournament_section_years_ordered",
+                violation_error_message=_("The section's birth years are in the wrong order."),
             ),
         ]
 
@@ -524,3 +589,125 @@ class TrfImport(models.Model):
     def is_active(self) -> bool:
         """Still queued or running: the progress page keeps reloading."""
         return self.status in (self.Status.QUEUED, self.Status.RUNNING)
+
+
+class EventRegistration(models.Model):
+    """A player on an :class:`Event`'s registration list and the section they play in.
+
+    ``section`` is chosen by the sections' rules (birth year at the event's reference year and sex,
+    ``tournaments.sections``) unless ``override`` is set: then the organiser chose it (``note`` says
+    why). ``section`` null = not placed yet (no rule fits, or several do).
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="registrations")
+    player = models.ForeignKey("federation.Player", on_delete=models.PROTECT, related_name="event_registrations")
+    section = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.SET_NULL, related_name="registrations",
+        verbose_name=_("section"),
+    )
+    override = models.BooleanField(_("section chosen by the organiser"), default=False)
+    note = models.CharField(_("note"), max_length=200, blank=True, default="", validators=[no_control_characters])
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    history = history()
+
+    class Meta:
+        ordering = ["event", "section", "player"]
+        verbose_name = _("event registration")
+        verbose_name_plural = _("event registrations")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="event_registration_unique_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event}: {self.player}"
+
+
+class Category(models.Model):
+    """A category ranking inside a tournament (issue 14): U8/U10/U12/U14 by birth year, girls, unrated
+    players, a rating band, a club, a city. Membership is decided by ``tournaments.categories``;
+    ``code`` (unique in the tournament, e.g. ``U12``, ``KIZ``) is what the API's ``?category=`` takes.
+
+    ``kind`` and its fields: ``age`` - ``max_age`` (born in or after year - max_age, the year of the
+    tournament's start, else its event's reference year) and optional ``min_age``; ``girls`` / ``boys``;
+    ``unrated`` (rating 0 at entry); ``rating`` - ``rating_min`` <= entry rating <= ``rating_max``
+    (either end open); ``club``; ``city``.
+    """
+
+    class Kind(models.TextChoices):
+        AGE = "age", _("age")
+        GIRLS = "girls", _("girls / women")
+        BOYS = "boys", _("boys / men")
+        UNRATED = "unrated", _("unrated")
+        RATING = "rating", _("rating band")
+        CLUB = "club", _("club")
+        CITY = "city", _("city")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="categories")
+    code = models.CharField(_("code"), max_length=20, validators=[no_control_characters])
+    name = models.CharField(_("name"), max_length=120, validators=[no_control_characters])
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
+    max_age = models.PositiveSmallIntegerField(_("maximum age"), null=True, blank=True)
+    min_age = models.PositiveSmallIntegerField(_("minimum age"), null=True, blank=True)
+    rating_min = models.PositiveSmallIntegerField(_("lowest rating"), null=True, blank=True)
+    rating_max = models.PositiveSmallIntegerField(_("highest rating"), null=True, blank=True)
+    club = models.ForeignKey(
+        "federation.Club", null=True, blank=True, on_delete=models.PROTECT, related_name="+", verbose_name=_("club")
+    )
+    city = models.CharField(_("city"), max_length=60, blank=True, default="", validators=[no_control_characters])
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+
+    history = history()
+
+    class Meta:
+        ordering = ["tournament", "order", "code"]
+        verbose_name = _("category")
+        verbose_name_plural = _("categories")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "code"], name="category_unique_code"),
+            models.CheckConstraint(
+                condition=Q(rating_min__isnull=True) | Q(rating_max__isnull=True) | Q(rating_max__gte=F("rating_min")),
+                name="category_rating_band_ordered",
+                violation_error_message=_("The rating band's ends are in the wrong order."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.name}"
+
+
+class Prize(models.Model):
+    """A prize of a tournament's prize list (issue 14): overall (``category`` null) or of a category,
+    for ``place`` (1 = first), described by ``label`` (an amount, a trophy, a medal). ``value`` orders
+    the prizes for the rule "a player takes only the most valuable prize they qualify for"
+    (``tournaments.prizes``): money amounts, or any points the organiser gives trophies (equal values:
+    overall before category, then by place)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="prizes")
+    category = models.ForeignKey(
+        Category, null=True, blank=True, on_delete=models.CASCADE, related_name="prizes", verbose_name=_("category")
+    )
+    place = models.PositiveSmallIntegerField(_("place"))
+    label = models.CharField(_("prize"), max_length=120, validators=[no_control_characters])
+    value = models.DecimalField(_("value"), max_digits=10, decimal_places=2, default=Decimal("0"))
+
+    history = history()
+
+    class Meta:
+        ordering = ["tournament", "category", "place"]
+        verbose_name = _("prize")
+        verbose_name_plural = _("prizes")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "place"], condition=Q(category__isnull=True), name="prize_unique_overall_place"
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "category", "place"], condition=Q(category__isnull=False),
+                name="prize_unique_category_place",
+            ),
+            models.CheckConstraint(condition=Q(place__gte=1), name="prize_place_positive"),
+            models.CheckConstraint(condition=Q(value__gte=0), name="prize_value_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.place}. {self.label}"
