@@ -145,7 +145,7 @@ class RatingHistoryLineSerializer(serializers.Serializer):
     own_stones = serializers.IntegerField()
     opponent_stones = serializers.IntegerField()
     score = serializers.FloatField(help_text="Set result: 1, 0.5 or 0.")
-    result_score = serializers.FloatField(help_text="Score used by margin Elo (set result blended with the margin).")
+    result_score = serializers.FloatField(help_text="Score the federation's rating used: the set result blended with the margin, never below the expected score for a won set nor above it for a lost one.")
     margin = serializers.IntegerField(help_text="Own stones - 24 (Kural 14.4); +-1 for a winner's withdrawal.")
     expected = serializers.FloatField()
     delta = serializers.FloatField(help_text="This set's share of the rating change (rating points).")
@@ -220,7 +220,7 @@ class OfficialListSerializer(serializers.Serializer):
     title = serializers.CharField()
     note = serializers.CharField()
     players = serializers.IntegerField(help_text="Players on the list (active and inactive).")
-    system = serializers.CharField(help_text='Rating system ("margin": margin Elo).')
+    system = serializers.CharField(help_text='Rating system ("margin_glicko2": margin Glicko-2, the federation\'s rating; "margin": margin Elo, before December 2026).')
     parameter_set = serializers.CharField(source="parameter_set.label", allow_null=True, default=None,
                                           help_text="Label of the parameter set in force at publication; null: "
                                                     "the engine's defaults.")
@@ -235,12 +235,12 @@ class OfficialListSerializer(serializers.Serializer):
     pdf = serializers.SerializerMethodField(help_text="PDF download (lists in force only; else null).")
 
     def get_published_by(self, rl) -> str | None:
-        from federation.privacy import display_name
+        from federation.templatetags.people import actor_name as display_name  # staff only: as their history tables
 
         return display_name(rl.published_by) if rl.published_by_id else None
 
     def get_withdrawn_by(self, rl) -> str | None:
-        from federation.privacy import display_name
+        from federation.templatetags.people import actor_name as display_name  # staff only: as their history tables
 
         return display_name(rl.withdrawn_by) if rl.withdrawn_by_id else None
 

@@ -34,7 +34,10 @@ def _require_staff(user) -> None:
 
 
 def _user_name(user) -> str | None:
-    return user.get_username() if user is not None else None
+    """Who acted, as the staff's history tables name them ("First Last", else the user name)."""
+    from federation.templatetags.people import actor_name
+
+    return actor_name(user) if user is not None else None
 
 
 class ParameterSetSerializer(serializers.Serializer):
@@ -119,7 +122,7 @@ class RatingParametersApi(APIView):
         responses={201: ParameterSetSerializer, **error_responses(400, 401, 403)},
         description="Saves a candidate (not adopted). 400 with field `params` and a message naming the parameter "
                     "for an unknown parameter or a bad value.",
-        examples=[OpenApiExample("Smaller K", value={"label": "K 16", "params": {"k": 16}}, request_only=True)],
+        examples=[OpenApiExample("Slower volatility", value={"label": "tau 0.9", "params": {"tau": 0.9}}, request_only=True)],
     )
     def post(self, request):
         _require_staff(request.user)

@@ -30,7 +30,7 @@ class ParameterSetForm(forms.Form):
     label = forms.CharField(label=gettext_lazy("Label"), max_length=services.PARAMETER_LABEL_MAX_LENGTH)
     params = forms.CharField(
         label=gettext_lazy("Parameters (JSON)"), widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
-        help_text=gettext_lazy('Name and value of each parameter, e.g. {"k": 16, "margin_weight": 0.6}; '
+        help_text=gettext_lazy('Name and value of each parameter, e.g. {"tau": 0.9, "margin_weight": 0.9}; '
                                "parameters left out take the shipped defaults."),
     )
 
@@ -38,7 +38,9 @@ class ParameterSetForm(forms.Form):
         try:
             value = json.loads(self.cleaned_data["params"])
         except ValueError as exc:
-            raise forms.ValidationError(_("This is not valid JSON: %(error)s") % {"error": exc}) from None
+            raise forms.ValidationError(
+                _("This is not valid JSON (line %(line)d, column %(column)d).") % {"line": exc.lineno, "column": exc.colno}
+            ) from None
         if not isinstance(value, dict):
             raise forms.ValidationError(_("The parameters must be a JSON object of names and values."))
         return value
@@ -88,8 +90,23 @@ def _report_view(report: dict) -> dict | None:
     }
 
 
-def _changed(params: dict, defaults: dict) -> list[tuple[str, object, object]]:
-    return [(k, v, defaults.get(k)) for k, v in params.items() if defaults.get(k) != v]
+def _shown(value) -> str:
+    """A parameter value as the page shows it: yes/no, whole numbers as they are, other numbers to 4
+    significant digits in the page's number format, "—" for none."""
+    from federation.formatting import number
+
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, float) and not value.is_integer():
+        return number(float(f"{value:.4g}"), 4)
+    return number(value, 0) if isinstance(value, (int, float)) else str(value)
+
+
+def _changed(params: dict, defaults: dict) -> list[tuple[str, str, str]]:
+    """(name, value, shipped default) of each parameter that differs from the shipped defaults, shown."""
+    return [(k, _shown(v), _shown(defaults.get(k))) for k, v in params.items() if defaults.get(k) != v]
 
 
 def parameters_page(request, *, forms_by_key: dict | None = None, status: int = 200):

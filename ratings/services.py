@@ -191,7 +191,7 @@ def _rewrite_from(key: tuple[dt.date, int] | None, progress: Callable[[int, int,
 
 @transaction.atomic
 def tournament_rate(*, tournament: Tournament) -> RatingEvent | None:
-    """Rate ``tournament``'s sets with margin Elo against the ratings at the start of the event
+    """Rate ``tournament``'s sets with the federation's rating against the ratings at the start of the event
     (FIDE-style period: fixed at the start, the order of sets inside does not matter) and store its
     :class:`RatingEvent` (replacing an earlier one). Skips byes, forfeits, matches marked unrated and
     matches without set detail (counted on the event).
@@ -280,7 +280,8 @@ def rating_list_publish(*, published_on: dt.date, user, title: str = "", note: s
     cached copies change (the ``ratings`` data version).
 
     Refusals: a date after today (ValidationFailed, field ``published_on``); a list in force already on
-    that date (Conflict, field ``published_on``: withdraw it first); a title or note with control
+    that date, or on a later date (Conflict, field ``published_on``: withdraw it first; the changes of a
+    list are counted from the list before it, so lists are published in date order); a title or note with control
     characters or too long (ValidationFailed, field ``title`` / ``note``).
     """
     from django.db import IntegrityError
@@ -306,12 +307,23 @@ def rating_list_publish(*, published_on: dt.date, user, title: str = "", note: s
     except ValidationFailed as exc:
         raise ValidationFailed(exc.message, field="note") from exc
     _lock()  # PostgreSQL: never read a rating run half written
+    from django.utils.formats import date_format
+
     taken = Conflict(
-        _("A list dated %(d)s is in force already; withdraw it first.") % {"d": published_on.isoformat()},
+        _("A list dated %(d)s is in force already; withdraw it first.") % {"d": date_format(published_on)},
         field="published_on",
     )
     if RatingList.objects.filter(published_on=published_on, withdrawn_at__isnull=True).exists():
         raise taken
+    later = RatingList.objects.filter(published_on__gt=published_on, withdrawn_at__isnull=True).order_by(
+        "published_on"
+    ).first()
+    if later is not None:  # each list's changes are counted from the list before it: lists come in date order
+        raise Conflict(
+            _("Lists are published in date order: the list of %(d)s is in force. Withdraw it first to publish "
+              "an earlier list.") % {"d": date_format(later.published_on)},
+            field="published_on",
+        )
     lines = selectors.rating_list_snapshot(published_on)
     from ratings.engine import FEDERATION_SYSTEM as system  # the name parameter sets are adopted under
     with audit_context(action="rating_list.publish", user=user, reason=note):
@@ -477,6 +489,11 @@ def _clean_params(params) -> dict:
         elif isinstance(default, float) or default is None:
             value = float(value)
         cleaned[key] = value
+    if cleaned.get("monotone", True) is not True:
+        raise ValidationFailed(
+            _("monotone: “a won set never lowers a rating” is the federation's rule and cannot be switched off."),
+            field="params",
+        )
     try:
         obj = federation_params(cleaned)
     except RatingInputError as exc:

@@ -42,12 +42,17 @@ _PARAMS_CLASS = Glicko2Params
 def federation_params(params: Mapping[str, Any] | None = None) -> Glicko2Params:
     """The federation system's params dataclass from ``params`` (keyword -> value) over the shipped
     defaults (:data:`FEDERATION_DEFAULTS`, then Glickman's). Raises :class:`RatingInputError` naming the
-    key for an unknown key or a bad value."""
+    key for an unknown key or a bad value, and for ``monotone`` other than True: that a won set never
+    lowers a rating is the federation's rule, not a parameter to tune (docs/ratings.md)."""
     params = dict(params or {})
     known = {f.name for f in dataclasses.fields(_PARAMS_CLASS)}
     for key in params:
         if key not in known:
             raise RatingInputError(f"unknown rating parameter {key!r} (known: {', '.join(sorted(known))})")
+    if params.get("monotone", True) is not True:
+        raise RatingInputError(
+            "monotone: a won set never lowers a rating is the federation's rule, it cannot be switched off"
+        )
     try:
         return _PARAMS_CLASS(**{**FEDERATION_DEFAULTS, **params})
     except TypeError as exc:  # e.g. a string where a number is needed

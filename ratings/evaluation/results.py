@@ -33,11 +33,27 @@ HEADER = ("date", "event", "first", "second", "first_stones", "second_stones")
 
 
 class ResultsFileError(ValueError):
-    """A results file that cannot be read; ``line`` is the 1-based line number (0: the whole file)."""
+    """A results file that cannot be read; ``line`` is the 1-based line number of the (first) refused
+    line (0: the whole file); ``errors`` every refused line as (line, reason), at most
+    :data:`MAX_ERRORS`, so that one run names them all."""
 
-    def __init__(self, source: str, line: int, reason: str) -> None:
+    def __init__(self, source: str, line: int, reason: str, errors: tuple[tuple[int, str], ...] = ()) -> None:
         self.source, self.line, self.reason = source, line, reason
-        super().__init__(f"{source}, line {line}: {reason}" if line else f"{source}: {reason}")
+        self.errors = errors or ((line, reason),)
+        if len(self.errors) > 1:
+            listed = "; ".join(f"line {n}: {r}" for n, r in self.errors)
+            super().__init__(f"{source}: {len(self.errors)} lines refused{' (the first ones)' if len(self.errors) >= MAX_ERRORS else ''}: {listed}")
+        else:
+            super().__init__(f"{source}, line {line}: {reason}" if line else f"{source}: {reason}")
+
+
+MAX_ERRORS = 20
+"""Refused lines named in one :class:`ResultsFileError` before reading stops."""
+
+
+class _LineError(Exception):
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,51 +86,68 @@ def read_results(lines: Iterable[str], source: str = "<input>") -> ResultsData:
     players: set[str] = set()
     rows = draws = 0
     line = 1
+    errors: list[tuple[int, str]] = []
     try:
         for row in reader:
             line = reader.line_num
-            if not row or all(not c.strip() for c in row):
-                raise ResultsFileError(source, line, "empty line")
-            if len(row) != len(HEADER):
-                raise ResultsFileError(source, line, f"{len(row)} fields, {len(HEADER)} expected")
-            d, event, first, second, fs, ss = (c.strip() for c in row)
             try:
-                day = dt.date.fromisoformat(d)
-            except ValueError:
-                raise ResultsFileError(source, line, f"date {d!r} is not YYYY-MM-DD") from None
-            if not event:
-                raise ResultsFileError(source, line, "the event is empty")
-            if not first or not second:
-                raise ResultsFileError(source, line, "a player id is empty")
-            if first == second:
-                raise ResultsFileError(source, line, f"{first!r} plays himself")
-            try:
-                a, b = int(fs), int(ss)
-            except ValueError:
-                raise ResultsFileError(source, line, f"stones {fs!r}-{ss!r} are not whole numbers") from None
-            if not (0 <= a <= TOTAL_STONES and 0 <= b <= TOTAL_STONES) or a + b != TOTAL_STONES:
-                raise ResultsFileError(source, line, f"stones {a}-{b}: each must be 0..48 and together 48")
+                parsed = _parse_row(row)
+            except _LineError as exc:
+                errors.append((line, exc.reason))
+                if len(errors) >= MAX_ERRORS:
+                    break
+                continue
+            day, event, first, second, a, b = parsed
             known = dates.get(event)
             if known is None:
                 dates[event] = (day, line)
                 order[event] = len(order)
                 sets[event] = []
             elif known[0] != day:
-                raise ResultsFileError(
-                    source, line, f"event {event!r} is dated {known[0]} on line {known[1]} and {day} here"
-                )
+                errors.append((line, f"event {event!r} is dated {known[0]} on line {known[1]} and {day} here"))
+                if len(errors) >= MAX_ERRORS:
+                    break
+                continue
             sets[event].append(RatedSet(event, first, second, a, b))
             players.add(first)
             players.add(second)
             rows += 1
             draws += a == b
     except csv.Error as exc:
-        raise ResultsFileError(source, line + 1, f"not CSV: {exc}") from None
+        errors.append((line + 1, f"not CSV: {exc}"))
+    if errors:
+        raise ResultsFileError(source, errors[0][0], errors[0][1], tuple(errors))
     if not rows:
         raise ResultsFileError(source, 0, "no results after the header")
     names = sorted(order, key=lambda n: (dates[n][0], order[n]))
     events = tuple(Event(n, dates[n][0], tuple(sets[n])) for n in names)
     return ResultsData(source, events, rows, len(players), len({d for d, _l in dates.values()}), draws)
+
+
+def _parse_row(row: list[str]) -> tuple[dt.date, str, str, str, int, int]:
+    """One data row: (date, event, first, second, first stones, second stones); :class:`_LineError`."""
+    if not row or all(not c.strip() for c in row):
+        raise _LineError("empty line")
+    if len(row) != len(HEADER):
+        raise _LineError(f"{len(row)} fields, {len(HEADER)} expected")
+    d, event, first, second, fs, ss = (c.strip() for c in row)
+    try:
+        day = dt.date.fromisoformat(d)
+    except ValueError:
+        raise _LineError(f"date {d!r} is not YYYY-MM-DD") from None
+    if not event:
+        raise _LineError("the event is empty")
+    if not first or not second:
+        raise _LineError("a player id is empty")
+    if first == second:
+        raise _LineError(f"{first!r} is on both sides")
+    try:
+        a, b = int(fs), int(ss)
+    except ValueError:
+        raise _LineError(f"stones {fs!r} and {ss!r} are not whole numbers") from None
+    if not (0 <= a <= TOTAL_STONES and 0 <= b <= TOTAL_STONES) or a + b != TOTAL_STONES:
+        raise _LineError(f"stones {a} and {b}: each must be 0..48 and together 48")
+    return day, event, first, second, a, b
 
 
 def load_results(path: str | Path) -> ResultsData:

@@ -223,6 +223,21 @@ def test_refusals(league, staff):
     assert RatingList.objects.count() == 1 and rl.in_force
 
 
+def test_lists_are_published_in_date_order(league, staff):
+    """A list's changes count from the list before it: an earlier list after a later one is refused
+    until the later one is withdrawn (the fresh-user trial saw changes frozen against the wrong list)."""
+    may = services.rating_list_publish(published_on=MAY, user=staff)
+    april = MAY - dt.timedelta(days=30)
+    with pytest.raises(Conflict) as exc:
+        services.rating_list_publish(published_on=april, user=staff)
+    assert exc.value.field == "published_on" and "date order" in str(exc.value.message)
+    services.rating_list_withdraw(rating_list=may, user=staff, reason="önce nisan listesi")
+    assert services.rating_list_publish(published_on=april, user=staff).in_force
+    again = services.rating_list_publish(published_on=MAY, user=staff)
+    assert list(RatingList.objects.filter(withdrawn_at__isnull=True).order_by("published_on")
+                .values_list("published_on", flat=True)) == [april, MAY] and again.in_force
+
+
 def test_audit_history_and_data_version(league, staff, django_capture_on_commit_callbacks, monkeypatch):
     from federation.versions import current
 

@@ -463,3 +463,18 @@ def test_rating_tune_needs_three_dates(rated):
     with pytest.raises(CommandError):
         call_command("rating_tune", "--quick", "--save", " ", stdout=StringIO(), stderr=StringIO())
     assert not RatingParameterSet.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_rule_that_a_win_never_lowers_a_rating_cannot_be_switched_off(staff):
+    """monotone is the federation's rule, not a parameter (the fresh-user trial adopted monotone=false
+    and every page still promised the rule)."""
+    from federation.errors import ValidationFailed
+    from ratings.engine import RatingInputError, federation_params
+
+    with pytest.raises(ValidationFailed) as exc:
+        services.rating_parameters_create(label="kural yok", params={"monotone": False}, user=staff)
+    assert exc.value.field == "params" and "monotone" in str(exc.value.message)
+    with pytest.raises(RatingInputError, match="monotone"):
+        federation_params({"monotone": False})
+    assert federation_params({"monotone": True}).monotone is True

@@ -4,7 +4,7 @@ Tunes the federation's rating on the federation's own recorded sets (docs/rating
 adoption"): the rated events are built from the database exactly as a rating run builds them
 (:func:`ratings.selectors.rating_inputs` of :func:`ratings.selectors.rateable_tournaments`, each
 player's initial rating as the run takes it, read only: no row is written), then
-:func:`ratings.evaluation.evaluate_events` tunes margin Elo and the baselines (Elo, Glicko-2) on the
+:func:`ratings.evaluation.evaluate_events` tunes the federation's rating and the baselines (Elo, Glicko-2) on the
 earlier events and scores them on the later ones (the same split and report as
 ``rating_eval --results``). The set in force (or the shipped defaults) is scored on the same split, so
 the report says what adopting the tuned set would change.
@@ -15,7 +15,7 @@ Prints the markdown table, then as its LAST line one JSON object: the evaluation
 ``current`` (``{"id", "label", "params", "logloss"}``: the set in force scored on the same split; id and
 label null for the shipped defaults), ``seed``, ``budget``, ``bootstrap``. Log loss in nats per set.
 
-``--save LABEL`` stores the tuned margin parameters as a :class:`~ratings.models.RatingParameterSet`
+``--save LABEL`` stores the tuned parameters of the federation's rating as a :class:`~ratings.models.RatingParameterSet`
 with that JSON as its report; it is NOT adopted (staff adopt it on ``/ratings/parameters/``).
 ``--quick``: a small budget and bootstrap (seconds; smoke runs and tests). Rated sets on fewer than
 :data:`MIN_DATES` dates, or too few to split: CommandError (status 2) saying how many are needed.

@@ -38,7 +38,7 @@ def test_events_are_grouped_ordered_by_date_then_file_order():
         ("2024-01-01,A,x,y,30,17\n", 2, "together 48"),
         ("2024-01-01,A,x,y,49,-1\n", 2, "0..48"),
         ("2024-01-01,A,x,y,30,18\n2024-13-01,A,x,y,30,18\n", 3, "YYYY-MM-DD"),
-        ("2024-01-01,A,x,x,30,18\n", 2, "plays himself"),
+        ("2024-01-01,A,x,x,30,18\n", 2, "on both sides"),
         ("2024-01-01,A,x,y,30\n", 2, "5 fields"),
         ("2024-01-01,A,x,y,30,18\n\n", 3, "empty line"),
         ("2024-01-01,A,x,y,thirty,18\n", 2, "whole numbers"),
@@ -50,6 +50,17 @@ def test_a_bad_line_is_refused_with_its_number(body, line, reason):
     with pytest.raises(ResultsFileError, match=reason) as exc:
         _read(HEAD + body)
     assert exc.value.line == line and f"line {line}" in str(exc.value)
+
+
+def test_every_bad_line_is_named_in_one_run():
+    with pytest.raises(ResultsFileError) as exc:
+        _read(HEAD + "2024-01-01,A,x,y,30,17\n2024-01-01,A,x,y,30,18\n2024-02-30,B,x,y,30,18\n2024-01-01,C,z,z,24,24\n")
+    assert exc.value.line == 2 and exc.value.errors == (
+        (2, "stones 30 and 17: each must be 0..48 and together 48"),
+        (4, "date '2024-02-30' is not YYYY-MM-DD"),
+        (5, "'z' is on both sides"),
+    )
+    assert str(exc.value).startswith("t.csv: 3 lines refused: line 2: stones 30 and 17")
 
 
 def test_a_wrong_header_or_an_empty_file_is_refused():
@@ -134,5 +145,5 @@ def test_rating_eval_results_command_prints_the_json_line(tmp_path, capsys):
 def test_rating_eval_results_command_names_the_bad_line(tmp_path):
     path = tmp_path / "bad.csv"
     path.write_text(HEAD + "2024-01-01,A,x,y,30,18\n2024-01-01,A,x,y,30,19\n", encoding="utf-8")
-    with pytest.raises(CommandError, match="bad.csv, line 3: stones 30-19"):
+    with pytest.raises(CommandError, match="bad.csv, line 3: stones 30 and 19"):
         call_command("rating_eval", "--results", str(path), "--quick")
