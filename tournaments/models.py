@@ -80,6 +80,12 @@ class Tournament(models.Model):
     class System(models.TextChoices):
         SWISS = "swiss", _("Swiss (FIDE Dutch)")
         ROUND_ROBIN = "round_robin", _("Round robin (Berger)")
+        KNOCKOUT = "knockout", _("Knockout")
+
+    class LevelMatchRule(models.TextChoices):
+        DECIDERS = "deciders", _("decider sets until one is won")
+        HIGHER_SEED = "higher_seed", _("the higher seed advances")
+        DECIDERS_THEN_SEED = "deciders_then_seed", _("a number of decider sets, then the higher seed")
 
     class Status(models.TextChoices):
         DRAFT = "draft", _("draft")
@@ -164,6 +170,20 @@ class Tournament(models.Model):
         choices=[("", _("any")), ("f", _("girls / women")), ("m", _("boys / men"))],
     )
     section_order = models.PositiveSmallIntegerField(_("order in the event"), default=0)
+    #: knockout (issue 14; RULES.md "Knockout matches"): sets of each round's matches (odd numbers, one per
+    #: round; empty = ``sets_per_match`` for every round), a match for third place, what settles a level
+    #: match, and the stage the players qualified from (top ``qualifiers`` of its final standings)
+    knockout_sets = models.JSONField(_("sets per knockout round"), default=list, blank=True)
+    third_place_match = models.BooleanField(_("match for third place"), default=False)
+    level_match_rule = models.CharField(
+        _("a level knockout match"), max_length=20, choices=LevelMatchRule.choices, default=LevelMatchRule.DECIDERS
+    )
+    max_deciders = models.PositiveSmallIntegerField(_("decider sets before the higher seed advances"), default=0)
+    qualified_from = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="final_stages",
+        verbose_name=_("qualified from"),
+    )
+    qualifiers = models.PositiveSmallIntegerField(_("qualifiers"), null=True, blank=True)
 
     history = history(excluded_fields=["version", "standings_version"])
 
@@ -361,6 +381,13 @@ class Match(models.Model):
     white_points = models.DecimalField(max_digits=2, decimal_places=1, null=True, blank=True)
     black_points = models.DecimalField(max_digits=2, decimal_places=1, null=True, blank=True)
     rated = models.BooleanField(default=True)
+    #: knockout: the match for third place; who starts the first decider set (drawn by lot, RULES.md);
+    #: how the match was settled ("sets", "deciders", "seed"; "" until decided or outside a knockout)
+    third_place = models.BooleanField(default=False)
+    decider_starter = models.CharField(
+        max_length=5, blank=True, default="", choices=[("", "—"), ("white", _("white")), ("black", _("black"))]
+    )
+    decided_by = models.CharField(max_length=8, blank=True, default="")
     result_entered_at = models.DateTimeField(null=True, blank=True)
     result_entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -435,7 +462,8 @@ class SetResult(models.Model):
         ordering = ["match", "number"]
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="set_unique_number"),
-            models.CheckConstraint(condition=Q(number__gte=1, number__lte=7), name="set_number_range"),
+            # up to 7 planned sets, then decider sets of a level knockout match (RULES.md)
+            models.CheckConstraint(condition=Q(number__gte=1, number__lte=40), name="set_number_range"),
             models.CheckConstraint(condition=Q(white_stones__lte=48, black_stones__lte=48), name="set_stones_range"),
             models.CheckConstraint(
                 condition=Q(white_stones=48 - F("black_stones")), name="set_stones_sum_48"
