@@ -82,6 +82,10 @@ class Tournament(models.Model):
         ROUND_ROBIN = "round_robin", _("Round robin (Berger)")
         KNOCKOUT = "knockout", _("Knockout")
 
+    class Format(models.TextChoices):
+        INDIVIDUAL = "individual", _("individual")
+        TEAM = "team", _("team")
+
     class LevelMatchRule(models.TextChoices):
         DECIDERS = "deciders", _("decider sets until one is won")
         HIGHER_SEED = "higher_seed", _("the higher seed advances")
@@ -170,6 +174,10 @@ class Tournament(models.Model):
         choices=[("", _("any")), ("f", _("girls / women")), ("m", _("boys / men"))],
     )
     section_order = models.PositiveSmallIntegerField(_("order in the event"), default=0)
+    #: team championships (issue 14): teams of ``boards_per_team`` boards meet in team matches (``TeamMatch``),
+    #: each board a normal match; team match points 2/1/0 and board points
+    format = models.CharField(_("format"), max_length=10, choices=Format.choices, default=Format.INDIVIDUAL)
+    boards_per_team = models.PositiveSmallIntegerField(_("boards per team match"), default=4)
     #: knockout (issue 14; RULES.md "Knockout matches"): sets of each round's matches (odd numbers, one per
     #: round; empty = ``sets_per_match`` for every round), a match for third place, what settles a level
     #: match, and the stage the players qualified from (top ``qualifiers`` of its final standings)
@@ -384,6 +392,11 @@ class Match(models.Model):
     #: knockout: the match for third place; who starts the first decider set (drawn by lot, RULES.md);
     #: how the match was settled ("sets", "deciders", "seed"; "" until decided or outside a knockout)
     third_place = models.BooleanField(default=False)
+    #: team events: the team match this board belongs to and its board number there (1 = top board)
+    team_match = models.ForeignKey(
+        "TeamMatch", null=True, blank=True, on_delete=models.CASCADE, related_name="boards"
+    )
+    team_board = models.PositiveSmallIntegerField(null=True, blank=True)
     decider_starter = models.CharField(
         max_length=5, blank=True, default="", choices=[("", "—"), ("white", _("white")), ("black", _("black"))]
     )
@@ -739,3 +752,87 @@ class Prize(models.Model):
 
     def __str__(self) -> str:
         return f"{self.place}. {self.label}"
+
+
+class Team(models.Model):
+    """A team of a team championship (issue 14): a school or club side with a board order.
+
+    ``seed_no`` is the team's pairing number (1 = top seed). Members (:class:`TeamMember`) are entries of
+    the tournament with a board number; reserves have ``reserve`` set and a board after the regulars.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(_("name"), max_length=120, validators=[no_control_characters])
+    short_name = models.CharField(_("short name"), max_length=20, blank=True, default="", validators=[no_control_characters])
+    club = models.ForeignKey(
+        "federation.Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("club")
+    )
+    seed_no = models.PositiveSmallIntegerField(_("starting number"))
+    withdrawn = models.BooleanField(_("withdrawn"), default=False)
+
+    history = history()
+
+    class Meta:
+        ordering = ["tournament", "seed_no"]
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "name"], name="team_unique_name"),
+            models.UniqueConstraint(fields=["tournament", "seed_no"], name="team_unique_seed_no"),
+            models.CheckConstraint(condition=Q(seed_no__gte=1), name="team_seed_no_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TeamMember(models.Model):
+    """A player of a :class:`Team`: their tournament entry, board number (1 = top board) and whether
+    they are a reserve."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="members")
+    entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="team_member")
+    board = models.PositiveSmallIntegerField(_("board"))
+    reserve = models.BooleanField(_("reserve"), default=False)
+
+    history = history()
+
+    class Meta:
+        ordering = ["team", "board"]
+        verbose_name = _("team member")
+        verbose_name_plural = _("team members")
+        constraints = [
+            models.UniqueConstraint(fields=["team", "board"], name="team_member_unique_board"),
+            models.CheckConstraint(condition=Q(board__gte=1), name="team_member_board_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team}: {self.board}. {self.entry}"
+
+
+class TeamMatch(models.Model):
+    """Two teams meeting in a round (``black_team`` null: a bye). The first-named team (``white_team``)
+    has white on the odd boards. Its boards are the round's :class:`Match` rows with ``team_match`` set;
+    the team result (match points 2/1/0, board points) follows from them."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="team_matches")
+    number = models.PositiveSmallIntegerField(_("table"))
+    white_team = models.ForeignKey(Team, on_delete=models.RESTRICT, related_name="team_matches_first")
+    black_team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.RESTRICT, related_name="team_matches_second"
+    )
+
+    history = history()
+
+    class Meta:
+        ordering = ["round", "number"]
+        verbose_name = _("team match")
+        verbose_name_plural = _("team matches")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="team_match_unique_number"),
+            models.CheckConstraint(condition=~Q(white_team=F("black_team")), name="team_match_not_self"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="team_match_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.white_team} – {self.black_team or 'bye'}"
