@@ -165,21 +165,29 @@ def parameters_adopt(request, pk: int):
     if refused:
         return refused
     row = get_object_or_404(RatingParameterSet, pk=pk)
-    form = AdoptForm(request.POST, prefix=f"adopt-{pk}")
+    return _reason_form_post(
+        request, AdoptForm(request.POST, prefix=f"adopt-{pk}"), ("adopt", pk),
+        lambda reason: services.rating_parameters_adopt(parameter_set=row, user=request.user, reason=reason),
+        lambda adopted: _("Parameter set %(label)s is in force. The whole rating history is being re-rated with it.")
+        % {"label": adopted.label},
+    )
+
+
+def _reason_form_post(request, form, key, action, success):
+    """Run ``action(reason)`` for a valid ``form``; a refusal naming one of its fields is shown on the form
+    (status 400), any other as a message; ``success(result)`` is the message after the redirect."""
     if form.is_valid():
         try:
-            adopted = services.rating_parameters_adopt(parameter_set=row, user=request.user,
-                                                       reason=form.cleaned_data["reason"])
+            result = action(form.cleaned_data["reason"])
         except ApplicationError as exc:
             if exc.field not in form.fields:
                 messages.error(request, exc.message)
                 return redirect("rating-parameters")
             _field_error(form, exc)
         else:
-            messages.success(request, _("Parameter set %(label)s is in force. The whole rating history is being "
-                                        "re-rated with it.") % {"label": adopted.label})
+            messages.success(request, success(result))
             return redirect("rating-parameters")
-    return parameters_page(request, forms_by_key={("adopt", pk): form}, status=400)
+    return parameters_page(request, forms_by_key={key: form}, status=400)
 
 
 @require_POST
@@ -188,17 +196,9 @@ def parameters_revert(request):
     refused = _staff_only(request)
     if refused:
         return refused
-    form = AdoptForm(request.POST, prefix="revert")
-    if form.is_valid():
-        try:
-            services.rating_parameters_revert_to_defaults(user=request.user, reason=form.cleaned_data["reason"])
-        except ApplicationError as exc:
-            if exc.field not in form.fields:
-                messages.error(request, exc.message)
-                return redirect("rating-parameters")
-            _field_error(form, exc)
-        else:
-            messages.success(request, _("The shipped defaults are in force again. The whole rating history is being "
-                                        "re-rated with them."))
-            return redirect("rating-parameters")
-    return parameters_page(request, forms_by_key={"revert": form}, status=400)
+    return _reason_form_post(
+        request, AdoptForm(request.POST, prefix="revert"), "revert",
+        lambda reason: services.rating_parameters_revert_to_defaults(user=request.user, reason=reason),
+        lambda _result: _("The shipped defaults are in force again. The whole rating history is being re-rated "
+                          "with them."),
+    )
