@@ -623,3 +623,17 @@ def test_real_tournaments_are_sound_and_survive_a_round_trip(path):
     counts = compare(without(a, "slug"), without(tournament_export(tournament=copy_), "slug"))
     assert counts == stored_counts(t) and counts["matches"] > 50
     assert standings_of(copy_) == standings_of(t)
+
+
+@pytest.mark.django_db
+def test_knockout_and_team_events_are_refused_rather_than_archived_lossily():
+    from federation.errors import ValidationFailed
+    from tournaments.archive import tournament_export
+    from tournaments.models import Tournament
+    from tests.factories import TournamentFactory
+
+    for kwargs in ({"system": Tournament.System.KNOCKOUT}, {"format": Tournament.Format.TEAM}):
+        t = TournamentFactory(**kwargs)
+        with pytest.raises(ValidationFailed) as exc:
+            tournament_export(tournament=t)
+        assert exc.value.field == "tournament" and "cannot be archived yet" in str(exc.value.message)
