@@ -1,0 +1,267 @@
+"""Reads of category rankings and the prize list (issue 14), each with a fixed number of queries.
+
+A category's table is read out of the overall standings (:func:`tournaments.selectors.tournament_standings`,
+the same rounds and tie-breaks): its members in standings order, ranked within the category
+(:func:`tournaments.standings.categories.rank_in_category`), each line keeping its overall rank
+(``StandingLine.overall_rank``). Membership is decided by the pure core
+:mod:`tournaments.standings.categories` from one query of the entries' facts (birth year, sex, rating at
+entry, club, city); the prize list by :mod:`tournaments.standings.prizes`.
+
+Queries: the categories (1), the entries' facts (1), the prizes (1, prize list only), the event's year
+(1, only when the tournament has no start date and is a section of an event), plus the standings' own.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from federation.collation import search_fold
+from federation.errors import ValidationFailed
+from tournaments import selectors
+from tournaments.models import Category, Entry, Prize, Tournament
+from tournaments.standings.categories import (
+    CategoryRule,
+    PlayerFacts,
+    age_year,
+    members,
+    rank_in_category,
+)
+from tournaments.standings.prizes import PrizeSpec, allocate
+
+
+@dataclass(frozen=True, slots=True)
+class CategoryInfo:
+    """What lists and menus show of a category: ``code`` (what ``?category=`` takes), ``name``, ``kind``."""
+
+    code: str
+    name: str
+    kind: str
+
+
+def tournament_categories(*, tournament: Tournament) -> list[Category]:
+    """The tournament's categories in their order (one query)."""
+    return list(Category.objects.filter(tournament=tournament).select_related("club").order_by("order", "code"))
+
+
+def category_infos(*, tournament: Tournament) -> tuple[CategoryInfo, ...]:
+    """:class:`CategoryInfo` of each category, in order (one query; plain values, safe to cache)."""
+    rows = Category.objects.filter(tournament=tournament).order_by("order", "code").values_list("code", "name", "kind")
+    return tuple(CategoryInfo(code, name, kind) for code, name, kind in rows)
+
+
+def find_category(categories, code: str):
+    """The category (a :class:`Category` or :class:`CategoryInfo`) of ``categories`` with ``code`` (case
+    does not matter); ValidationFailed with field ``category`` when there is none."""
+    wanted = str(code or "").strip().upper()
+    found = next((c for c in categories if c.code == wanted), None)
+    if found is None:
+        valid = ", ".join(c.code for c in categories) or _("none")
+        raise ValidationFailed(
+            _("No category %(code)s in this tournament; its categories: %(valid)s.")
+            % {"code": str(code or "")[:40], "valid": valid},
+            field="category",
+        )
+    return found
+
+
+def category_age_year(tournament: Tournament) -> int:
+    """The year ages are counted in (:func:`tournaments.standings.categories.age_year`): the tournament's
+    start year, else its event's reference year, else this year."""
+    event_year = None
+    if tournament.start_date is None and tournament.event_id is not None:
+        event_year = tournament.event.age_year
+    return age_year(
+        start_year=tournament.start_date.year if tournament.start_date else None,
+        event_year=event_year, current_year=timezone.localdate().year,
+    )
+
+
+def rule_text(category: Category, year: int) -> str:
+    """The rule of ``category`` in words, in the current language: "born in 2014 or later", "girls /
+    women", "rating 1200–1499", "club: Ankara Mangala Kulübü" (ages counted in ``year``)."""
+    from tournaments.standings.categories import birth_year_bounds
+
+    kind = category.kind
+    if kind == Category.Kind.AGE:
+        earliest, latest = birth_year_bounds(category_rule(category), year)
+        if earliest is not None and latest is not None:
+            return _("born in %(a)d–%(b)d") % {"a": earliest, "b": latest}
+        if earliest is not None:
+            return _("born in %(a)d or later") % {"a": earliest}
+        return _("born in %(b)d or earlier") % {"b": latest}
+    if kind == Category.Kind.RATING:
+        lo, hi = category.rating_min, category.rating_max
+        if lo is not None and hi is not None:
+            return _("rating at entry %(lo)d–%(hi)d") % {"lo": lo, "hi": hi}
+        if lo is not None:
+            return _("rating at entry %(lo)d or more") % {"lo": lo}
+        return _("rating at entry up to %(hi)d") % {"hi": hi}
+    if kind == Category.Kind.UNRATED:
+        return _("no rating at entry")
+    if kind == Category.Kind.CLUB:
+        return _("club: %(name)s") % {"name": category.club.name if category.club_id else "—"}
+    if kind == Category.Kind.CITY:
+        return _("city: %(name)s") % {"name": category.city}
+    return str(category.get_kind_display())
+
+
+def category_rule(category: Category) -> CategoryRule:
+    """The pure core's rule of ``category`` (its city folded like the players')."""
+    return CategoryRule(
+        code=category.code, kind=category.kind, max_age=category.max_age, min_age=category.min_age,
+        rating_min=category.rating_min, rating_max=category.rating_max, club_id=category.club_id,
+        city=search_fold(category.city),
+    )
+
+
+def entry_facts(*, tournament: Tournament) -> list[PlayerFacts]:
+    """One :class:`PlayerFacts` per entry (``id`` = entry id; one query): birth year and sex of the
+    player, the rating at entry, the player's club, the player's city (else the club's), folded
+    (:func:`federation.collation.search_fold`)."""
+    rows = Entry.objects.filter(tournament=tournament).values_list(
+        "id", "rating", "player__birth_year", "player__sex", "player__club_id", "player__city", "player__club__city"
+    )
+    return [
+        PlayerFacts(id=pk, birth_year=born, sex=sex or "", rating=rating or 0, club_id=club_id,
+                    city=search_fold(city or club_city or ""))
+        for pk, rating, born, sex, club_id, city, club_city in rows
+    ]
+
+
+def category_members(*, tournament: Tournament, categories) -> dict[str, frozenset[int]]:
+    """Category code → the entry ids of its members (one query for the entries)."""
+    facts = entry_facts(tournament=tournament)
+    year = category_age_year(tournament)
+    return {c.code: members(facts, category_rule(c), year=year) for c in categories}
+
+
+def standings_in_category(standings: selectors.Standings, member_ids) -> selectors.Standings:
+    """``standings`` reduced to ``member_ids`` (entry ids), ranked within the category; each line's
+    ``overall_rank`` is its rank in the whole field."""
+    places = rank_in_category([(ln.entry_id, ln.rank) for ln in standings.lines], member_ids)
+    by_id = {ln.entry_id: ln for ln in standings.lines}
+    lines = tuple(
+        dataclasses.replace(by_id[p.id], rank=p.rank, shared=p.shared, overall_rank=p.overall_rank) for p in places
+    )
+    return dataclasses.replace(standings, lines=lines, official_ranks_differ=False)
+
+
+def category_standings(
+    *, tournament: Tournament, code: str, public_only: bool = False, lang: str = "tr"
+) -> tuple[Category, selectors.Standings]:
+    """The table of category ``code`` (as :func:`tournaments.selectors.tournament_standings` with
+    ``public_only``, reduced to the category). ValidationFailed (field ``category``) for an unknown code."""
+    category = find_category(tournament_categories(tournament=tournament), code)
+    ids = category_members(tournament=tournament, categories=[category])[category.code]
+    st = selectors.tournament_standings(tournament=tournament, public_only=public_only, lang=lang)
+    return category, standings_in_category(st, ids)
+
+
+def category_crosstable(*, tournament: Tournament, code: str, public_only: bool = True, lang: str = "tr"):
+    """The crosstable's rows of category ``code`` (:func:`tournaments.selectors.tournament_crosstable`),
+    ranked within the category; the cells still name the opponents by starting number."""
+    category = find_category(tournament_categories(tournament=tournament), code)
+    ids = category_members(tournament=tournament, categories=[category])[category.code]
+    table = selectors.tournament_crosstable(tournament=tournament, public_only=public_only, lang=lang)
+    st = standings_in_category(table.standings, ids)
+    by_id = {row.line.entry_id: row for row in table.rows}
+    rows = tuple(dataclasses.replace(by_id[ln.entry_id], line=ln) for ln in st.lines)
+    return category, dataclasses.replace(table, standings=st, rows=rows)
+
+
+# --------------------------------------------------------------------------------------------
+# The prize list
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PrizeLine:
+    """One prize and its winner: ``winner`` is the winner's overall standings line (None: unawarded),
+    ``place_in_list`` the winner's rank within the prize's list (the category's rank; for an overall
+    prize the overall rank)."""
+
+    prize_id: int
+    place: int
+    label: str
+    value: Decimal
+    category_code: str | None
+    category_name: str
+    winner: selectors.StandingLine | None
+    place_in_list: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class CategoryTable:
+    """A category with its table (:func:`standings_in_category`)."""
+
+    code: str
+    name: str
+    kind: str
+    standings: selectors.Standings
+
+
+@dataclass(frozen=True, slots=True)
+class PrizeList:
+    """The prize list: ``prizes`` (overall first by place, then each category's, in the categories'
+    order), the overall ``standings`` it was decided on, ``tables`` (each category's table) and
+    ``final`` (every round is closed and counted: the allocation no longer changes unless a result is
+    corrected)."""
+
+    standings: selectors.Standings
+    prizes: tuple[PrizeLine, ...]
+    tables: tuple[CategoryTable, ...]
+    final: bool
+
+    @property
+    def awarded(self) -> int:
+        return sum(1 for p in self.prizes if p.winner is not None)
+
+
+def prize_list(*, tournament: Tournament, public_only: bool = False, lang: str = "tr") -> PrizeList:
+    """Who wins which prize (:func:`tournaments.standings.prizes.allocate`: one prize per player, the most
+    valuable; each to the best-ranked eligible player not awarded yet) on the standings ``public_only``
+    would show, with every category's table."""
+    categories = tournament_categories(tournament=tournament)
+    by_code = {c.code: c for c in categories}
+    by_pk = {c.pk: c for c in categories}
+    member_ids = category_members(tournament=tournament, categories=categories)
+    st = selectors.tournament_standings(tournament=tournament, public_only=public_only, lang=lang)
+    prizes = list(Prize.objects.filter(tournament=tournament))
+    specs = [
+        PrizeSpec(id=p.pk, place=p.place, value=p.value,
+                  category=by_pk[p.category_id].code if p.category_id else None,
+                  order=by_pk[p.category_id].order if p.category_id else 0)
+        for p in prizes
+    ]
+    awards = {a.prize_id: a.winner for a in allocate(
+        specs, ranking=[ln.entry_id for ln in st.lines], eligible=member_ids,
+    )}
+    tables = {c.code: standings_in_category(st, member_ids[c.code]) for c in categories}
+    line_of = {ln.entry_id: ln for ln in st.lines}
+    category_rank = {code: {ln.entry_id: ln.rank for ln in t.lines} for code, t in tables.items()}
+    position = {c.pk: i for i, c in enumerate(categories)}
+    prizes.sort(key=lambda p: (p.category_id is not None, position.get(p.category_id, -1), p.place))
+    lines = []
+    for p in prizes:
+        code = by_pk[p.category_id].code if p.category_id else None
+        winner = awards.get(p.pk)
+        line = line_of.get(winner) if winner is not None else None
+        if line is None:
+            rank_in_list = None
+        elif code is None:
+            rank_in_list = line.rank
+        else:
+            rank_in_list = category_rank[code].get(winner)
+        lines.append(PrizeLine(
+            prize_id=p.pk, place=p.place, label=p.label, value=p.value, category_code=code,
+            category_name=by_code[code].name if code else _("Overall"), winner=line, place_in_list=rank_in_list,
+        ))
+    final = st.rounds >= tournament.rounds_total and not st.provisional
+    return PrizeList(
+        standings=st, prizes=tuple(lines),
+        tables=tuple(CategoryTable(c.code, c.name, c.kind, tables[c.code]) for c in categories), final=final,
+    )
