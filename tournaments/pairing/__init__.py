@@ -8,14 +8,26 @@
   a TRF file (:func:`~.trf_input.pairing_input_from_trf`).
 * :func:`berger_round`, :func:`round_robin_rounds` - Berger tables (C.05 Annex 1), the double
   round robin with the last two rounds of the first cycle swapped by default.
-* :func:`knockout_bracket` - knockout seeding (1 v N, byes to the top seeds).
+* :func:`knockout_bracket` - knockout seeding (1 v N, byes to the top seeds); :func:`next_round_pairs`,
+  :func:`third_place_pair`, :func:`knockout_ranking` - later rounds, the match for third place and the
+  final ranking (:mod:`.knockout`).
 
 Inputs are :class:`PairingPlayer` / :class:`RoundRecord` values; errors are
 :class:`PairingError` (a ``ValueError``).  ``python -m tournaments.pairing`` is a CLI.
 """
 from .base import Pairing, PairingError, PairingPlayer, PointSystem, RoundRecord
 from .dutch import board_order, pair_dutch
-from .knockout import knockout_bracket, seed_order
+from .knockout import (
+    BracketMatch,
+    RankLine,
+    knockout_bracket,
+    knockout_ranking,
+    knockout_rounds,
+    next_round_pairs,
+    round_key,
+    seed_order,
+    third_place_pair,
+)
 from .roundrobin import berger_round, round_robin_rounds
 
 __all__ = [
@@ -27,6 +39,13 @@ __all__ = [
     "berger_round",
     "board_order",
     "knockout_bracket",
+    "knockout_ranking",
+    "knockout_rounds",
+    "next_round_pairs",
+    "round_key",
+    "third_place_pair",
+    "BracketMatch",
+    "RankLine",
     "pair_dutch",
     "round_robin_rounds",
     "seed_order",
