@@ -7,7 +7,14 @@
 * a finished Mangala Swiss (12 players, 4 rounds, rated: the players have rating histories) and one
   whose first two rounds were played — set-level results where every set is a real game played through
   the rules engine, with its move record;
-* two official rating lists, of 1 April and 1 May 2026 (before and after the rated Swiss).
+* two official rating lists, of 1 April and 1 May 2026 (before and after the rated Swiss);
+* a multi-section school event (:data:`SCHOOL_EVENT`: İlkokul Kız, İlkokul Erkek, Ortaokul Açık) with 18
+  pupils placed by the sections' rules, every section played through and its final standings published;
+* a knockout final (:data:`KNOCKOUT_FINAL`, issue 14): the top 8 of the finished Swiss, seeded by its
+  final standings, 5-set matches and a match for third place, played through with real engine sets
+  (decider sets if a match ends level), rated.
+* a team championship (:data:`TEAM_CHAMPIONSHIP`): the eight clubs' teams, four boards and a reserve each,
+  a round robin of seven rounds played through with real engine sets, final standings published.
 
 Everything is deterministic (fixed seeds) and idempotent: what exists already is left alone.
 """
@@ -200,6 +207,7 @@ def load(stdout=None) -> dict[str, str]:
         ratings_recompute_from(tournament=spring)
         say(f"created {spring.slug}, finished and rated\n")
     out["spring"] = spring.slug
+    out["knockout"] = _knockout_final(users, spring, say).slug
     _official_lists(users["admin"], say)
     t = Tournament.objects.filter(name=DEMO_TOURNAMENT).first()
     if t is None:
@@ -218,4 +226,212 @@ def load(stdout=None) -> dict[str, str]:
         services.standings_publish(tournament=t, user=users["organiser"])
         say(f"created {t.slug} with two rounds played\n")
     out["demo"] = t.slug
+    out["event"] = _school_event(users, say).slug
+    out["teams"] = _team_championship(users, players, say).slug
     return out
+
+
+#: The multi-section school event of the demo (issue 14): three sections, every player placed by the
+#: sections' rules (born 2015-2018 / 2011-2014 at the 2026 reference year, and sex), each section
+#: played through and its final standings published.
+SCHOOL_EVENT = "Okullar Arası Mangala Şampiyonası"
+SCHOOL_SECTIONS = [
+    # (name, system, rounds, born from, born to, sex)
+    ("İlkokul Kız", Tournament.System.SWISS, 3, 2015, 2018, "f"),
+    ("İlkokul Erkek", Tournament.System.SWISS, 3, 2015, 2018, "m"),
+    ("Ortaokul Açık", Tournament.System.ROUND_ROBIN, 5, 2011, 2014, ""),
+]
+
+
+def _school_players() -> list[Player]:
+    """18 pupils (federation ids ``OKL-0001``…): 6 primary-school girls, 6 primary-school boys and 6
+    secondary-school pupils (3 girls, 3 boys)."""
+    rng = random.Random(1453)
+    clubs = list(Club.objects.order_by("name"))
+    kinds = [("f", 2015, 2018)] * 6 + [("m", 2015, 2018)] * 6 + [("f", 2011, 2014), ("m", 2011, 2014)] * 3
+    players = []
+    for i, (sex, low, high) in enumerate(kinds, start=1):
+        club = clubs[(i * 5) % len(clubs)] if clubs else None
+        player, _ = Player.objects.get_or_create(
+            federation_id=f"OKL-{i:04d}",
+            defaults={
+                "first_name": rng.choice(FIRST_F if sex == "f" else FIRST_M), "last_name": LAST[(i * 11) % len(LAST)],
+                "sex": sex, "birth_year": rng.randint(low, high), "club": club, "city": club.city if club else "",
+                "rating": rng.randint(1000, 1400),
+            },
+        )
+        players.append(player)
+    return players
+
+
+def _school_event(users: dict[str, User], say):
+    """The school event (:data:`SCHOOL_EVENT`), created once: sections, registration list, entries,
+    and every round of every section paired, played (real engine sets) and closed."""
+    from tournaments import events
+    from tournaments.models import Event
+
+    event = Event.objects.filter(name=SCHOOL_EVENT).first()
+    if event is not None:
+        return event
+    organiser = users["organiser"]
+    event = events.event_create(
+        name=SCHOOL_EVENT, user=organiser, start_date=date(2026, 5, 16), end_date=date(2026, 5, 17),
+        city="Eskişehir", venue="Eskişehir Bilim ve Sanat Merkezi", reference_date=date(2026, 1, 1),
+    )
+    for order, (name, system, rounds, low, high, sex) in enumerate(SCHOOL_SECTIONS, start=1):
+        events.event_section_add(
+            event=event, user=organiser, name=name, system=system, rounds_total=rounds, birth_year_min=low,
+            birth_year_max=high, sex=sex, order=order, chief_arbiter="Hakem Selin Aydın",
+        )
+    for player in _school_players():
+        events.event_register(event=event, player=player, user=organiser)
+    events.event_sections_sync(event=event, user=organiser)
+    _school_prizes(event, organiser)
+    rng = random.Random(16)
+    for section in event.sections.order_by("section_order"):
+        for n in range(section.rounds_total):
+            rnd = services.round_pair(tournament=section, user=organiser, coin_seed=f"okullar-{section.slug}"
+                                      if n == 0 else None)
+            services.round_publish(round=rnd, user=organiser)
+            play_round(rnd, users["referee"], rng)
+            services.round_close(round=rnd, user=organiser)
+            section.refresh_from_db()
+        services.standings_publish(tournament=section, user=organiser)  # final: queues the rating run
+    say(f"created the event {event.slug} with {event.sections.count()} sections, played through\n")
+    return event
+
+
+def _school_prizes(event, organiser: User) -> None:
+    """Category rankings and prize lists of the school event's sections (issue 14): trophies for the top
+    three of each section, a medal for the best U10 pupil of the primary-school sections and for the best
+    girl of the open middle-school section (one prize per pupil, the most valuable: values 30/20/10/5)."""
+    from tournaments import category_services as cs
+
+    for section in event.sections.order_by("section_order"):
+        for place, label, value in ((1, "Birincilik kupası", 30), (2, "İkincilik kupası", 20),
+                                    (3, "Üçüncülük kupası", 10)):
+            cs.prize_create(tournament=section, place=place, label=label, value=value, user=organiser)
+        preset = "KIZ" if section.section_sex == "" else "U10"
+        category = cs.category_quick_add(tournament=section, preset=preset, user=organiser)
+        cs.prize_create(tournament=section, category=category, place=1, label="Altın madalya", value=5,
+                        user=organiser)
+
+
+#: The knockout final of the demo (issue 14): the top 8 of :data:`SPRING_TOURNAMENT`, seeded by its final
+#: standings, 5-set matches in every round, a match for third place, decider sets on a level match.
+KNOCKOUT_FINAL = "İstanbul Bahar Mangala Finali 2026"
+
+
+def play_knockout_round(rnd, referee: User, rng: random.Random) -> None:
+    """Enter a result for every game of a knockout round: real sets played by the engine, with move records,
+    until the match has a winner (the round's planned sets, then decider sets started as the lot says)."""
+    from tournaments import knockout
+
+    for m in rnd.matches.filter(kind=Match.Kind.GAME).select_related("white", "black", "round__tournament"):
+        sw, sb = _skill(m.white.rating), _skill(m.black.rating)
+        plan = knockout.match_plan(m)
+        lot = rng.choice(("white", "black"))  # the lot drawn at the table for a first decider
+        sets, recorded = [], []
+        for k in range(1, knockout.MAX_SETS + 1):
+            starter = knockout.plan_starter(knockout.plan_with_lot(plan, sets_count=k, decider_starter=lot), k)
+            white_starts = starter == "white"
+            moves, (first, second) = play_set(rng, sw if white_starts else sb, sb if white_starts else sw)
+            w, b = (first, second) if white_starts else (second, first)
+            sets.append(services.SetInput(white_store=w, black_store=b, moves=" ".join(map(str, moves))))
+            recorded.append((w, b))
+            if knockout.plan_result(plan, recorded).complete:
+                break
+        services.match_result_enter(match=m, sets=sets, user=referee,
+                                    decider_starter=lot if len(sets) > plan.planned else "")
+
+
+def _knockout_final(users: dict[str, User], spring: Tournament, say) -> Tournament:
+    """The knockout final (:data:`KNOCKOUT_FINAL`), created once: its qualifiers taken from the spring Swiss,
+    every round paired (a coin toss per match), played, closed; final standings published and rated."""
+    final = Tournament.objects.filter(name=KNOCKOUT_FINAL).first()
+    if final is not None:
+        return final
+    organiser = users["organiser"]
+    rng = random.Random(19)
+    playoff = _cut_playoff(users, spring, 8, rng, say)
+    final = services.tournament_create(
+        name=KNOCKOUT_FINAL, rounds_total=3, system=Tournament.System.KNOCKOUT, start_date=date(2026, 4, 19),
+        end_date=date(2026, 4, 19), city="İstanbul", venue="Kadıköy Halk Eğitim Merkezi", created_by=organiser,
+        sets_per_match=5, knockout_sets=[5, 5, 5], third_place_match=True, qualified_from=spring, qualifiers=8,
+    )
+    _play_knockout(final, users, rng, seed="bahar-finali")
+    from ratings.services import ratings_recompute_from
+
+    ratings_recompute_from(tournament=playoff or final)
+    say(f"created the knockout final {final.slug}, played through and rated\n")
+    return final
+
+
+#: The team championship of the demo (issue 14): the eight clubs' teams (four boards and a reserve each,
+#: the clubs' five members), a round robin of seven rounds played through with real engine sets — one
+#: regular absent in round 5, so the reserve moves up — and the final standings published (rated).
+TEAM_CHAMPIONSHIP = "Kulüpler Arası Mangala Takım Şampiyonası 2026"
+
+
+def _team_championship(users: dict[str, User], players: list[Player], say):
+    """The team championship (:data:`TEAM_CHAMPIONSHIP`), created once."""
+    from tournaments import teams
+
+    t = Tournament.objects.filter(name=TEAM_CHAMPIONSHIP).first()
+    if t is not None:
+        return t
+    organiser = users["organiser"]
+    t = teams.team_tournament_create(
+        name=TEAM_CHAMPIONSHIP, rounds_total=7, system=Tournament.System.ROUND_ROBIN, boards_per_team=4,
+        start_date=date(2026, 6, 13), end_date=date(2026, 6, 14), city="Bursa", venue="Bursa Merinos Kongre Merkezi",
+        created_by=organiser,
+    )
+    by_club: dict[int, list[Player]] = {}
+    for p in players:
+        by_club.setdefault(p.club_id, []).append(p)
+    for club in Club.objects.filter(pk__in=by_club).order_by("name"):
+        team = teams.team_create(tournament=t, name=club.name, short_name=club.short_name, club=club, user=organiser)
+        members = sorted(by_club[club.pk], key=lambda p: (-p.rating, p.federation_id))
+        for i, p in enumerate(members[:5]):
+            teams.team_member_add(team=team, player=p, reserve=i >= 4, user=organiser)
+    teams.team_seeds_sort(tournament=t, user=organiser)
+    rng = random.Random(1923)
+    for n in range(1, 8):
+        if n == 5:  # the top seed's board 2 cannot come: its reserve plays (the board order moves up)
+            top = t.teams.get(seed_no=1)
+            services.entry_request_bye(entry=top.members.get(board=2).entry, round_number=5, kind="zero", user=organiser)
+        rnd = teams.team_round_pair(tournament=t, user=organiser, coin_seed="takim-2026" if n == 1 else None)
+        services.round_publish(round=rnd, user=organiser)
+        play_round(rnd, users["referee"], rng)
+        services.round_close(round=rnd, user=organiser)
+    services.standings_publish(tournament=t, user=organiser)  # final: queues the rating run
+    t.refresh_from_db()
+    say(f"created the team championship {t.slug}, 8 teams, played through\n")
+    return t
+
+
+def _play_knockout(t: Tournament, users: dict[str, User], rng: random.Random, *, seed: str) -> None:
+    """Pair (a coin toss per match), publish, play and close every round of the knockout ``t``, then publish
+    its final standings (which queues its rating run)."""
+    organiser = users["organiser"]
+    for n in range(1, t.rounds_total + 1):
+        rnd = services.round_pair(tournament=t, user=organiser, coin_seed=f"{seed}-{n}")
+        services.round_publish(round=rnd, user=organiser)
+        play_knockout_round(rnd, users["referee"], rng)
+        services.round_close(round=rnd, user=organiser)
+        t.refresh_from_db()
+    services.standings_publish(tournament=t, user=organiser)
+
+
+def _cut_playoff(users: dict[str, User], swiss: Tournament, qualifiers: int, rng: random.Random, say):
+    """When players share the last qualifying place of ``swiss`` (places either side of the cut after
+    ``qualifiers``), the play-off between them (:mod:`tournaments.playoffs`), played through; else None."""
+    from tournaments import playoffs
+
+    for rank, names in playoffs.tied_places(swiss):
+        if rank <= qualifiers < rank + len(names) - 1:
+            playoff = playoffs.playoff_create(tournament=swiss, rank=rank, user=users["organiser"], sets=3)
+            _play_knockout(playoff, users, rng, seed="bahar-baraj")
+            say(f"created the play-off {playoff.slug} for place {rank} ({', '.join(names)})\n")
+            return playoff
+    return None

@@ -13,3 +13,5 @@ class Command(BaseCommand):
         out = load(stdout=self.stdout)
         self.stdout.write("demo accounts: " + ", ".join(f"{u}/{p}" for u, p in DEMO_PASSWORDS.items()))
         self.stdout.write(f"demo tournament: /t/{out['demo']}/")
+        self.stdout.write(f"school event (sections): /events/{out['event']}/")
+        self.stdout.write(f"team championship: /t/{out['teams']}/teams/standings/")
