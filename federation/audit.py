@@ -110,6 +110,10 @@ def _tournament_id_of(instance) -> int | None:
         return Round.objects.filter(matches__pk=instance.match_id).values_list("tournament_id", flat=True).first()
     if name == "Absence":
         return _cached_or_query(instance, "entry", "tournament_id")
+    if name == "TeamMember":  # team championships (tournaments/teams.py)
+        return _cached_or_query(instance, "team", "tournament_id")
+    if name == "TeamMatch":
+        return _cached_or_query(instance, "round", "tournament_id")
     return None
 
 
@@ -141,9 +145,9 @@ def _fill_history_row(sender, instance, history_instance, **kwargs):
         history_instance.audit_action_id = uuid.uuid4().hex
     name = type(instance).__name__
     tid = None
-    if name in ("Tournament", "Entry", "Round", "TournamentRole", "ForbiddenPair"):
+    if name in ("Tournament", "Entry", "Round", "TournamentRole", "ForbiddenPair", "Category", "Prize", "Team"):
         tid = _tournament_id_of(instance)  # the row names it: no query
-    elif name in ("Match", "SetResult", "Absence"):
+    elif name in ("Match", "SetResult", "Absence", "TeamMember", "TeamMatch"):
         # inside a tournament's action the context names it (no query per row on the result-entry path)
         tid = (ctx.tournament_id if ctx is not None and ctx.tournament_id else None) or _tournament_id_of(instance)
     history_instance.audit_tournament_id = tid

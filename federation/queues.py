@@ -16,6 +16,7 @@ TASK_QUEUES: dict[str, str] = {
     "tournaments.crosstable_pdf": "pdf",
     "tournaments.standings_pdf": "pdf",
     "tournaments.pairings_pdf": "pdf",
+    "tournaments.prizes_pdf": "pdf",
     "ratings.rate_tournament": "ratings",
     "ratings.rerate_all": "ratings",
     "ratings.publish_monthly_list": "ratings",

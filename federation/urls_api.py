@@ -4,6 +4,7 @@ from django.urls import path
 from federation import api_views
 from games import api as games_api
 from tournaments import api as t
+from tournaments import knockout_api
 
 urlpatterns = [
     path("players/", api_views.PlayerListApi.as_view(), name="api-players"),
@@ -44,6 +45,7 @@ urlpatterns = [
     path("tournaments/<slug:slug>/rounds/<int:number>/boards/<int:board>/result/", t.MatchResultApi.as_view(),
          name="api-match-result"),
     path("tournaments/<slug:slug>/standings/", t.StandingsApi.as_view(), name="api-standings"),
+    path("tournaments/<slug:slug>/bracket/", knockout_api.BracketApi.as_view(), name="api-bracket"),
     path("tournaments/<slug:slug>/standings/publish/", t.StandingsPublishApi.as_view(), name="api-standings-publish"),
     path("games/validate-record/", games_api.ValidateRecordApi.as_view(), name="api-validate-record"),
 ]

@@ -20,6 +20,7 @@ from tournaments.models import (
     Absence, CoinToss, Entry, ForbiddenPair, Match, PairingChange, Round, SetResult, Tournament, TournamentRole,
     TrfImport,
 )
+from tournaments.models import Category, Event, EventRegistration, Prize, Team, TeamMatch, TeamMember
 
 
 def touch_tournaments(ids) -> None:
@@ -94,6 +95,8 @@ class TournamentAdmin(TurkishSearchHistoryAdmin):
                            "variant", "acceleration", "tiebreaks", "tiebreak_rules", "bye_points")}),
         (None, {"fields": ("standings_published_at", "standings_round", "archived_at", "imported_from_trf",
                            "created_at", "created_by", "version")}),
+        (_("Section of an event"), {"fields": ("event", "section_birth_year_min", "section_birth_year_max",
+                                               "section_sex")}),
     )
 
     def get_queryset(self, request):
@@ -386,3 +389,127 @@ class TrfImportAdmin(TurkishSearchAdmin):
         if obj is not None and obj.is_active:
             return False  # still running
         return super().has_delete_permission(request, obj)
+
+
+# --------------------------------------------------------------------------------------------
+# Multi-section events (issue 14)
+# --------------------------------------------------------------------------------------------
+
+
+@admin.register(Event)
+class EventAdmin(TurkishSearchHistoryAdmin):
+    """Events and their sections (each a tournament: ``Tournament.event``); the product's event pages
+    add sections and keep the registration list (``tournaments.events``)."""
+
+    list_display = ("name", "start_date", "end_date", "city", "reference_date", "section_count")
+    list_select_related = ("created_by",)
+    search_fields = ("name", "slug", "city", "venue")
+    date_hierarchy = "start_date"
+    readonly_fields = ("created_at", "created_by")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(_section_count=Count("sections"))
+
+    @admin.display(description=_("sections"), ordering="_section_count")
+    def section_count(self, obj):
+        return obj._section_count
+
+    def get_prepopulated_fields(self, request, obj=None):
+        return {"slug": ("name",)} if obj is None else {}
+
+    def save_model(self, request, obj, form, change):
+        if not change and obj.created_by_id is None:
+            obj.created_by = request.user
+        super().save_model(request, obj, form, change)
+
+
+@admin.register(EventRegistration)
+class EventRegistrationAdmin(TurkishSearchHistoryAdmin):
+    """The registration lists: who is in which section, placed by the rule or by the organiser
+    (``override``, ``note``). The product's registration page moves players with a reason and makes
+    the sections' entries."""
+
+    list_display = ("event", "player", "section", "override", "note", "created_at")
+    list_filter = ("override", "event")
+    list_select_related = ("event", "player", "section")
+    search_fields = ("player__last_name", "player__first_name", "player__federation_id", "event__name",
+                     "section__name")
+    autocomplete_fields = ("event", "player", "section")
+    readonly_fields = ("created_at",)
+
+
+# --------------------------------------------------------------------------------------------
+# Category rankings and prize lists (issue 14)
+# --------------------------------------------------------------------------------------------
+
+
+@admin.register(Category)
+class CategoryAdmin(TouchesTournamentMixin, TurkishSearchHistoryAdmin):
+    """A tournament's category rankings (age groups, girls, unrated, rating band, club, city); organisers
+    keep them on the tournament's "Categories and prizes" page (``tournaments.category_services``, which
+    checks the fields of each kind). An edit here bumps the tournament's version like every admin edit."""
+
+    list_display = ("tournament", "code", "name", "kind", "max_age", "min_age", "rating_min", "rating_max", "club",
+                    "city", "order")
+    list_filter = ("kind",)
+    list_select_related = ("tournament", "club")
+    search_fields = ("code", "name", "tournament__name", "city")
+    autocomplete_fields = ("tournament", "club")
+
+
+@admin.register(Prize)
+class PrizeAdmin(TouchesTournamentMixin, TurkishSearchHistoryAdmin):
+    """A tournament's prize list (overall or of a category); who wins which is computed, not stored
+    (``tournaments.standings.prizes``)."""
+
+    list_display = ("tournament", "category", "place", "label", "value")
+    list_select_related = ("tournament", "category")
+    search_fields = ("label", "tournament__name", "category__code", "category__name")
+    autocomplete_fields = ("tournament", "category")
+
+
+# --------------------------------------------------------------------------------------------
+# Team championships (issue 14)
+# --------------------------------------------------------------------------------------------
+
+
+class TeamMemberInline(admin.TabularInline):
+    model = TeamMember
+    extra = 0
+    autocomplete_fields = ("entry",)
+
+
+@admin.register(Team)
+class TeamAdmin(TouchesTournamentMixin, TurkishSearchHistoryAdmin):
+    """Teams of a team championship with their board order (members inline); organisers keep them on the
+    team pages (``tournaments.teams``), which check the board order and reserves."""
+
+    list_display = ("tournament", "seed_no", "name", "short_name", "club", "withdrawn")
+    list_display_links = ("seed_no", "name")
+    list_filter = ("withdrawn",)
+    list_select_related = ("tournament", "club")
+    search_fields = ("name", "short_name", "tournament__name", "club__name")
+    autocomplete_fields = ("tournament", "club")
+    inlines = [TeamMemberInline]
+
+
+@admin.register(TeamMember)
+class TeamMemberAdmin(TouchesTournamentMixin, TurkishSearchHistoryAdmin):
+    """A team's players with their board numbers and reserves."""
+
+    tournament_id_path = "team__tournament_id"
+    list_display = ("team", "board", "entry", "reserve")
+    list_filter = ("reserve",)
+    list_select_related = ("team", "entry__player")
+    search_fields = ("team__name", "entry__player__last_name", "entry__player__first_name")
+    autocomplete_fields = ("team", "entry")
+
+
+@admin.register(TeamMatch)
+class TeamMatchAdmin(ReadOnlyAdminMixin, TurkishSearchHistoryAdmin):
+    """View only: team matches are made by pairing a round (``tournaments.teams``); their boards are the
+    round's matches and their result follows from the board results."""
+
+    list_display = ("round", "number", "white_team", "black_team")
+    list_select_related = ("round__tournament", "white_team", "black_team")
+    search_fields = ("white_team__name", "black_team__name", "round__tournament__name")

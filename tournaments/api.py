@@ -397,7 +397,12 @@ class RoundPairApi(APIView):
     def post(self, request, slug: str):
         t = _tournament(slug, request.user)
         data = validated_input(s.RoundPairInputSerializer, request.data)
-        r = services.round_pair(tournament=t, user=request.user, coin_seed=data["coin_seed"] or None)
+        if t.format == Tournament.Format.TEAM:  # team events: the teams are paired (tournaments/teams.py)
+            from tournaments.teams import team_round_pair
+
+            r = team_round_pair(tournament=t, user=request.user, coin_seed=data["coin_seed"] or None)
+        else:
+            r = services.round_pair(tournament=t, user=request.user, coin_seed=data["coin_seed"] or None)
         return Response(_round_data(r), status=status.HTTP_201_CREATED)
 
 
@@ -492,7 +497,7 @@ class MatchResultApi(APIView):
             version = _if_match_version(request.headers.get("If-Match"))
         match = services.match_result_enter(
             match=match, sets=sets, forfeit=data["forfeit"], user=request.user, expected_version=version,
-            reason=data["reason"],
+            reason=data["reason"], decider_starter=data.get("decider_starter") or "",
         )
         match = Match.objects.prefetch_related("sets").get(pk=match.pk)
         response = Response(s.MatchResultOutputSerializer(match).data)
@@ -519,17 +524,39 @@ def _if_match_version(header: str | None) -> int | None:
 # --------------------------------------------------------------------------------------------
 
 
+def _standings_responses():
+    """The standings of an individual event, or of a team event (``format`` = ``team``: team rows)."""
+    from drf_spectacular.utils import PolymorphicProxySerializer
+
+    from tournaments.team_api import TeamStandingsOutputSerializer
+
+    return PolymorphicProxySerializer(
+        component_name="StandingsOrTeamStandings", resource_type_field_name=None,
+        serializers=[s.StandingsOutputSerializer, TeamStandingsOutputSerializer],
+    )
+
+
 class StandingsApi(APIView):
     """Standings with the tournament's tie-breaks in order (FIDE C.07). The public sees them once
     published (counting published rounds only); organisers always."""
 
     @extend_schema(
-        operation_id="standings_retrieve", tags=TAG, responses={200: s.StandingsOutputSerializer, **_errors(404)},
-        parameters=[OpenApiParameter(
-            "lang", str, enum=["tr", "en"], description="Language of the tie-break labels; default: the request's.",
-        )],
+        operation_id="standings_retrieve", tags=TAG, responses={200: _standings_responses(), **_errors(400, 404)},
+        parameters=[
+            OpenApiParameter(
+                "lang", str, enum=["tr", "en"], description="Language of the tie-break labels; default: the request's.",
+            ),
+            OpenApiParameter(
+                "category", str,
+                description="A category's code (the tournament's `categories`, e.g. U12, KIZ; case does not matter): "
+                "only its members, ranked within the category, each row with its `overall_rank`. An unknown code → "
+                '400 with field "category".',
+            ),
+        ],
     )
     def get(self, request, slug: str):
+        from tournaments import category_selectors
+
         t = _tournament(slug, request.user)
         lang = (request.query_params.get("lang") or get_language() or "tr")[:2]
         lang = lang if lang in ("tr", "en") else "tr"
@@ -539,12 +566,34 @@ class StandingsApi(APIView):
             public_only = True
         else:
             raise NotFound(_("The standings are not published yet."))
+        if t.format == Tournament.Format.TEAM:  # team rows with match and board points (tournaments/team_api.py)
+            from tournaments import team_api
+
+            return Response(caching.tournament_cached(
+                "team-standings-api", tournament=t, parts=(lang,), public=public_only,
+                build=lambda: team_api.standings_response(tournament=t, public_only=public_only, lang=lang),
+            ))
+        code = ""
+        if request.query_params.get("category") not in (None, ""):
+            categories = caching.tournament_cached(
+                "categories", tournament=t, public=public_only,
+                build=lambda: category_selectors.category_infos(tournament=t),
+            )
+            code = category_selectors.find_category(categories, request.query_params["category"]).code
 
         def build() -> dict:
-            table = selectors.tournament_standings(tournament=t, public_only=public_only, lang=lang)
+            category = None
+            if code:
+                category, table = category_selectors.category_standings(
+                    tournament=t, code=code, public_only=public_only, lang=lang
+                )
+            else:
+                table = selectors.tournament_standings(tournament=t, public_only=public_only, lang=lang)
             with translation.override(lang):
                 rules_text = selectors.tiebreak_rules_text(table.tiebreak_rules)
             out = {
+                "category": None if category is None else {"code": category.code, "name": category.name,
+                                                           "kind": category.kind},
                 "rounds": table.rounds,
                 "published_at": t.standings_published_at,
                 "tiebreak_rules": table.tiebreak_rules,
@@ -559,9 +608,9 @@ class StandingsApi(APIView):
             data["rows"] = out["rows"]  # keep the tie-break keys the row serializer does not name
             return data
 
-        # cached per tournament version, language and audience (tournaments/caching.py)
+        # cached per tournament version, language, audience and category (tournaments/caching.py)
         return Response(caching.tournament_cached(
-            "standings-api", tournament=t, parts=(lang,), public=public_only, build=build
+            "standings-api", tournament=t, parts=(lang, code) if code else (lang,), public=public_only, build=build
         ))
 
 

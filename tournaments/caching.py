@@ -20,7 +20,8 @@ uncommitted version must not name a cached value).
 Keys: ``t:<LAYOUT>:<kind>:<tournament id>:<version>:<p|o>:<parts...>`` (``p``: public, keyed on
 ``standings_version``; ``o``: keyed on ``version``). ``kind`` names the output
 ("standings", "standings-html", "crosstable-html", "live", ...), ``parts`` whatever else it depends on
-(language, public or organiser view, round number). :data:`LAYOUT` is bumped when a cached shape or
+(language, public or organiser view, round number, a category's code — only a code the tournament has,
+so a made-up ``?category=`` never makes a key). :data:`LAYOUT` is bumped when a cached shape or
 template changes, so a new release never reads an old release's values.
 """
 from __future__ import annotations
@@ -36,8 +37,9 @@ from tournaments.models import Tournament
 T = TypeVar("T")
 logger = logging.getLogger(__name__)
 
-#: Bumped when the shape of a cached value or a cached template fragment changes.
-LAYOUT = 1
+#: Bumped when the shape of a cached value or a cached template fragment changes (2: the standings API
+#: names its ``category``; the standings and crosstable fragments have a category's "Overall" column).
+LAYOUT = 2
 
 _MISSING = object()
 

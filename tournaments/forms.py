@@ -21,6 +21,8 @@ class TournamentForm(forms.ModelForm):
         fields = [
             "name", "start_date", "end_date", "city", "venue", "system", "rounds_total",
             "double_round_robin", "second_cycle_swap", "sets_per_match", "variant", "acceleration", "tiebreak_rules",
+            # knockout sections (issue 14; tournaments.knockout)
+            "knockout_sets", "third_place_match", "level_match_rule", "max_deciders", "qualified_from", "qualifiers",
         ]
         widgets = {
             "start_date": forms.DateInput(attrs={"type": "date"}),
@@ -44,6 +46,7 @@ class TournamentForm(forms.ModelForm):
         self.fields["tiebreak_rules"].help_text = TIEBREAK_RULES_HELP
         for name in ("acceleration", "tiebreak_rules"):  # blank: the model's default
             self.fields[name].required = False
+        add_knockout_fields(self)
 
     def clean(self):
         data = super().clean()
@@ -55,6 +58,7 @@ class TournamentForm(forms.ModelForm):
         data["tiebreak_order"] = keys
         data["acceleration"] = data.get("acceleration") or Tournament.Acceleration.NONE
         data["tiebreak_rules"] = data.get("tiebreak_rules") or Tournament.TiebreakRules.AUTO
+        clean_knockout_form_fields(self, data)
         return data
 
 
@@ -64,6 +68,52 @@ ACCELERATION_CHOICES = [
 ]
 ACCELERATION_HELP = _("Swiss only. Decided before round 1 is paired: the top half of the field gets virtual points "
                       "for pairing in the first rounds (they never count in the standings).")
+KNOCKOUT_SETS_HELP = _("Knockout only: planned sets of each round's matches, round 1 first, e.g. 3, 3, 5 (the match "
+                       "for third place plays its round's). Blank: the sets per match above for every round.")
+LEVEL_MATCH_HELP = _("Knockout only (RULES.md): a level match goes on with decider sets until one is won (the "
+                     "federation's rule); or the higher seed advances; or a number of deciders, then the higher seed.")
+
+
+def add_knockout_fields(form, *, tournament: Tournament | None = None) -> None:
+    """The knockout settings (issue 14) of a tournament form: sets per round as a text ("3, 3, 5"), the match
+    for third place, the rule for a level match, the number of deciders, and (creating) the stage the
+    players qualify from with how many qualify. Checked by :func:`tournaments.knockout.clean_settings`."""
+    form.fields["knockout_sets"] = forms.CharField(
+        label=_("Sets per knockout round"), required=False, max_length=60, help_text=KNOCKOUT_SETS_HELP,
+        widget=forms.TextInput(attrs={"placeholder": "3, 3, 5", "autocomplete": "off"}),
+    )
+    if tournament is not None:
+        form.initial.setdefault("knockout_sets", ", ".join(str(n) for n in tournament.knockout_sets or []))
+    if "level_match_rule" in form.fields:
+        form.fields["level_match_rule"].help_text = LEVEL_MATCH_HELP
+        form.fields["level_match_rule"].required = False
+    if "max_deciders" in form.fields:
+        form.fields["max_deciders"].required = False
+        form.fields["max_deciders"].help_text = _("Only with “a number of decider sets, then the higher seed”.")
+        form.fields["max_deciders"].widget.attrs.update({"min": 0, "max": 9, "inputmode": "numeric"})
+    if "qualified_from" in form.fields:
+        field = form.fields["qualified_from"]
+        field.queryset = Tournament.objects.filter(archived_at__isnull=True).exclude(
+            system=Tournament.System.KNOCKOUT).order_by("-start_date", "-id")
+        field.help_text = _("A final stage: the players qualify from this Swiss (or round robin), seeded by its final "
+                            "standings.")
+        form.fields["qualifiers"].help_text = _("How many of its top players qualify (e.g. 8).")
+        form.fields["qualifiers"].widget.attrs.update({"min": 2, "inputmode": "numeric"})
+
+
+def clean_knockout_form_fields(form, data: dict) -> None:
+    """Blank knockout fields take the model's defaults; the sets per round become a list (an error on the
+    field otherwise)."""
+    from tournaments.knockout import clean_knockout_sets
+
+    data["level_match_rule"] = data.get("level_match_rule") or Tournament.LevelMatchRule.DECIDERS
+    data["max_deciders"] = data.get("max_deciders") or 0
+    try:
+        data["knockout_sets"] = clean_knockout_sets(data.get("knockout_sets") or "")
+    except ApplicationError as exc:
+        form.add_error("knockout_sets", exc.message)
+
+
 TIEBREAK_RULES_HELP = _("Which FIDE C.07 text the tie-breaks follow. By the event's dates: the 1 March 2026 "
                         "amendment for events starting on or after that day, the 2023 text before.")
 
@@ -258,6 +308,18 @@ class TournamentEditForm(forms.Form):
             acc.help_text = _("Fixed once round 1 is paired (FIDE C.04.5.1).")
         if not (tournament.system == Tournament.System.ROUND_ROBIN and tournament.double_round_robin):
             del self.fields["second_cycle_swap"]
+        if tournament.system == Tournament.System.KNOCKOUT:  # issue 14
+            del self.fields["acceleration"]
+            self.fields["rounds_total"].disabled = True  # follows from the bracket
+            self.fields["third_place_match"] = forms.BooleanField(
+                label=_("Match for third place"), required=False, initial=tournament.third_place_match)
+            self.fields["level_match_rule"] = forms.ChoiceField(
+                label=_("A level knockout match"), choices=Tournament.LevelMatchRule.choices,
+                initial=tournament.level_match_rule)
+            self.fields["max_deciders"] = forms.IntegerField(
+                label=_("Decider sets before the higher seed advances"), min_value=0, max_value=9, required=False,
+                initial=tournament.max_deciders)
+            add_knockout_fields(self, tournament=tournament)
         self.order_fields([f for f in self.fields if f != "reason"] + ["reason"])
 
     def changes(self, data: dict) -> dict:
@@ -270,6 +332,14 @@ class TournamentEditForm(forms.Form):
         for f in (*self.TEXT, "start_date", "end_date", "rounds_total"):
             if f in data and data[f] != getattr(self.tournament, f):
                 out[f] = data[f]
+        if "knockout_sets" in self.fields:  # a knockout's settings (tournaments.knockout.clean_changes)
+            text = ", ".join(str(n) for n in self.tournament.knockout_sets or [])
+            if (data.get("knockout_sets") or "").strip() != text:
+                out["knockout_sets"] = data.get("knockout_sets") or ""
+            for f in ("third_place_match", "level_match_rule", "max_deciders"):
+                value = data.get(f) if f != "max_deciders" else (data.get(f) or 0)
+                if f in data and value != getattr(self.tournament, f):
+                    out[f] = value
         if self.tiebreaks_editable:
             keys = [data.get(f"tiebreak_{i + 1}") for i in range(TournamentForm.TIEBREAK_SLOTS)]
             keys = [k for k in keys if k]

@@ -410,6 +410,14 @@ class Slip:
     qr: str  # data: URI
 
 
+def _planned_sets(t, number: int) -> int:
+    """The sets a slip has rows for: a knockout round's planned sets (decider sets, when a match ends
+    level, are entered on the result form), else the tournament's sets per match."""
+    from tournaments.knockout import is_knockout, sets_for_round
+
+    return sets_for_round(t, number) if is_knockout(t) else t.sets_per_match
+
+
 def result_slips(round: Round, absolute: Callable[[str], str]) -> list[Slip]:
     """One slip per game board of ``round``; ``absolute`` turns a path into an absolute URL (the
     request's :meth:`build_absolute_uri`)."""
@@ -419,7 +427,7 @@ def result_slips(round: Round, absolute: Callable[[str], str]) -> list[Slip]:
         if m.kind != Match.Kind.GAME:
             continue
         sets = []
-        for k in range(1, t.sets_per_match + 1):
+        for k in range(1, _planned_sets(t, round.number) + 1):
             starter = "white" if set_starter(k) == 0 else "black"
             who, other = (m.white, m.black) if starter == "white" else (m.black, m.white)
             sets.append(SlipSet(k, starter, colour_word(starter), who.player.full_name, other.player.full_name))
@@ -446,7 +454,7 @@ def slips_pdf_context(*, round: Round, absolute: Callable[[str], str], lang: str
         pages = [slips[i:i + SLIPS_PER_PAGE] for i in range(0, len(slips), SLIPS_PER_PAGE)]
         return {
             "t": t, "round": round, "pages": pages, "round_date": round_date_text(t, round.number),
-            "set_numbers": range(1, t.sets_per_match + 1), "loopback": loopback,
+            "set_numbers": range(1, _planned_sets(t, round.number) + 1), "loopback": loopback,
             "cut_marks": [cut_marks_uri(n) for n in range(1, SLIPS_PER_PAGE + 1)],
         }
 

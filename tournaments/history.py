@@ -1,12 +1,13 @@
 """Reads of a tournament's history: every action on it as one item — who, when, what, why, before, after.
 
 The rows come from django-simple-history's tables (:mod:`federation.audit`): every tracked row of a
-tournament (the tournament, its roles, entries, rounds, boards, sets, requested byes and forbidden
-pairs) carries ``audit_tournament_id``; the rows written by one service call share ``audit_action_id`` and are
+tournament (the tournament, its roles, entries, rounds, boards, sets, requested byes, forbidden
+pairs, categories and prizes) carries ``audit_tournament_id``; the rows written by one service call share ``audit_action_id`` and are
 folded into one :class:`HistoryItem`. A board's sets are folded into the board ("sets": ["30-18",
 "26-22"]), so a corrected result reads as one change of one board.
 
-Loaded with one query per tracked model plus one for users and one for players (no query per row).
+Loaded with one query per tracked model plus one for users and one for players (and one for the clubs of
+club categories, when there are any; no query per row).
 """
 from __future__ import annotations
 
@@ -35,6 +36,12 @@ ACTION_LABELS = {
     "forbidden_pair.add": gettext_lazy("forbidden pair added"),
     "forbidden_pair.remove": gettext_lazy("forbidden pair removed"),
     "role.assign": gettext_lazy("role given"), "role.remove": gettext_lazy("role taken away"),
+    "event.section_add": gettext_lazy("section added to the event"),
+    "event.sync": gettext_lazy("section entries made from the event's list"),
+    "event.unregister": gettext_lazy("player taken off the event's list"),
+    "category.create": gettext_lazy("category added"), "category.edit": gettext_lazy("category changed"),
+    "category.delete": gettext_lazy("category deleted"), "prize.create": gettext_lazy("prize added"),
+    "prize.edit": gettext_lazy("prize changed"), "prize.delete": gettext_lazy("prize deleted"),
     "create": gettext_lazy("created"), "edit": gettext_lazy("edited"), "delete": gettext_lazy("deleted"),
 }
 
@@ -58,13 +65,18 @@ FIELD_LABELS = {
     "second_cycle_swap": gettext_lazy("second-cycle swap"), "first": gettext_lazy("player"),
     "second": gettext_lazy("other player"), "first_round": gettext_lazy("from round"),
     "last_round": gettext_lazy("to round"), "reason": gettext_lazy("reason"),
+    "code": gettext_lazy("code"), "max_age": gettext_lazy("highest age"), "min_age": gettext_lazy("lowest age"),
+    "rating_min": gettext_lazy("lowest rating"), "rating_max": gettext_lazy("highest rating"),
+    "club": gettext_lazy("club"), "order": gettext_lazy("order"), "category": gettext_lazy("category"),
+    "place": gettext_lazy("place"), "label": gettext_lazy("prize"), "value": gettext_lazy("value"),
 }
 #: Stored field → the key shown (ids become what they point to).
 _OUT_KEY = {"white_id": "white", "black_id": "black", "entry_id": "player", "player_id": "player", "user_id": "user",
-            "first_id": "first", "second_id": "second"}
+            "first_id": "first", "second_id": "second", "category_id": "category", "club_id": "club"}
 
 from federation.models import Player
 from tournaments.models import Absence, Entry, ForbiddenPair, Match, Round, SetResult, Tournament, TournamentRole
+from tournaments.models import Category, Prize
 
 #: Fields shown for each tracked model (ids are turned into readable values below).
 _FIELDS = {
@@ -77,8 +89,10 @@ _FIELDS = {
     "Match": ["kind", "bye_kind", "white_id", "black_id", "forfeit", "white_points", "black_points", "rated", "version"],
     "Absence": ["entry_id", "round_number", "kind"],
     "ForbiddenPair": ["first_id", "second_id", "first_round", "last_round", "reason"],
+    "Category": ["code", "name", "kind", "max_age", "min_age", "rating_min", "rating_max", "club_id", "city", "order"],
+    "Prize": ["category_id", "place", "label", "value"],
 }
-_ORDER = ["Match", "Round", "Entry", "Absence", "ForbiddenPair", "TournamentRole", "Tournament"]
+_ORDER = ["Match", "Round", "Entry", "Absence", "ForbiddenPair", "TournamentRole", "Category", "Prize", "Tournament"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +162,7 @@ def _choice_labels() -> dict[str, dict[str, object]]:
         "status": {**dict(Tournament.Status.choices), **dict(Round.Status.choices)},
         "acceleration": dict(Tournament.Acceleration.choices),
         "tiebreak_rules": dict(Tournament.TiebreakRules.choices),
-        "kind": {**dict(Match.Kind.choices), **dict(Absence.Kind.choices)},
+        "kind": {**dict(Match.Kind.choices), **dict(Absence.Kind.choices), **dict(Category.Kind.choices)},
         "bye_kind": dict(Match.ByeKind.choices),
         "forfeit": {k: v for k, v in Match.Forfeit.choices if k},
         "role": dict(TournamentRole.Role.choices),
@@ -221,6 +235,13 @@ class _Names:
         self.user = {
             u.pk: (u.get_full_name() or u.username) for u in get_user_model().objects.filter(pk__in=user_ids)
         }
+        self.category = {r.id: r.code for r in rows_by_model.get("Category", [])}  # the last known code
+        club_ids = {r.club_id for r in rows_by_model.get("Category", []) if r.club_id}
+        self.club = {}
+        if club_ids:
+            from federation.models import Club
+
+            self.club = dict(Club.objects.filter(pk__in=club_ids).values_list("pk", "name"))
 
     def value(self, field: str, value):
         if value is None:
@@ -231,6 +252,10 @@ class _Names:
             return self.player.get(value, f"#{value}")
         if field == "user_id":
             return self.user.get(value, f"#{value}")
+        if field == "category_id":
+            return self.category.get(value, f"#{value}")
+        if field == "club_id":
+            return self.club.get(value, f"#{value}")
         return _json(value)
 
     def label(self, model: str, row) -> tuple[str, int | None, int | None]:
@@ -255,11 +280,17 @@ class _Names:
         if model == "ForbiddenPair":
             return _("Forbidden pair %(a)s – %(b)s") % {"a": self.entry.get(row.first_id, row.first_id),
                                                          "b": self.entry.get(row.second_id, row.second_id)}, None, None
+        if model == "Category":
+            return _("Category %(code)s") % {"code": row.code}, None, None
+        if model == "Prize":
+            where = self.category.get(row.category_id, row.category_id) if row.category_id else _("overall")
+            return _("Prize %(list)s, place %(p)d") % {"list": where, "p": row.place}, None, None
         return model, None, None
 
 
 _MODELS = {"Tournament": Tournament, "TournamentRole": TournamentRole, "Entry": Entry, "Round": Round,
-           "Match": Match, "SetResult": SetResult, "Absence": Absence, "ForbiddenPair": ForbiddenPair}
+           "Match": Match, "SetResult": SetResult, "Absence": Absence, "ForbiddenPair": ForbiddenPair,
+           "Category": Category, "Prize": Prize}
 
 
 def _set_text(row) -> str:
@@ -361,7 +392,8 @@ def _fold(members: list, names: _Names) -> HistoryItem | None:
     labels.sort(key=lambda lb: (_ORDER.index(places[lb][2]) if places[lb][2] in _ORDER else 0,
                                 places[lb][0] or 0, places[lb][1] or 0))
     prefer = {"round": "Round", "entry": "Entry", "bye": "Absence", "tournament": "Tournament",
-              "result": "Match", "pairing": "Match", "standings": "Tournament", "forbidden_pair": "ForbiddenPair"}.get(action.split(".")[0])
+              "result": "Match", "pairing": "Match", "standings": "Tournament", "forbidden_pair": "ForbiddenPair",
+              "category": "Category", "prize": "Prize"}.get(action.split(".")[0])
     main = next((lb for lb in labels if places[lb][2] == prefer), None) or labels[0]
     n, b, _model = places[main]
     if len(labels) == 1:

@@ -101,6 +101,7 @@ def _pair(w, b) -> str:
 def set_findings(
     *, number: int, starter: str, white_stones: int, black_stones: int, termination: str = "completed",
     white_store: int | None = None, black_store: int | None = None, moves: str = "", variant: str = "federation",
+    expected_starter: str | None = None,
 ) -> list[Finding]:
     """The rules one stored set breaks (RULES.md "End of a set", "Withdrawal", Kural 1 and 14).
 
@@ -114,7 +115,8 @@ def set_findings(
         return [Finding("set.stones_range", params, "0..48", f"{w}–{b}")]
     if w + b != TOTAL_STONES:
         out.append(Finding("set.stones_total", {**params, "total": w + b}, TOTAL_STONES, w + b))
-    expected_starter = "white" if number % 2 else "black"
+    # a knockout's decider sets follow the lot (RULES.md "Knockout matches"): the caller says who starts them
+    expected_starter = expected_starter or ("white" if number % 2 else "black")
     if starter != expected_starter:
         out.append(Finding("set.starter", {"number": number, "found": starter, "expected": expected_starter},
                            expected_starter, starter))
@@ -173,9 +175,13 @@ def bye_value(bye_kind: str, bye_points) -> Decimal | None:
 def match_findings(
     *, kind: str, bye_kind: str = "", forfeit: str = "", white_points=None, black_points=None,
     sets: Sequence[tuple[int, int, int]] = (), sets_per_match: int = 3, bye_points=ONE,
-    sets_required: bool = True,
+    sets_required: bool = True, knockout=None,
 ) -> list[Finding]:
     """The rules one stored match breaks (RULES.md "Match and tournament scoring").
+
+    ``knockout``: for a game of a knockout, its plan (:class:`tournaments.knockout.MatchPlan`: ``planned``
+    sets, ``rule``, ``max_deciders``, ``higher_seed``, ``max_sets``): decider sets may follow a level match
+    and the winner gets 1–0 (RULES.md "Knockout matches", :func:`games.engine.knockout_match_result`).
 
     ``sets``: ``(number, white stones, black stones)`` in number order. ``sets_required``: a result
     without sets is refused (False for an event imported from a TRF file, whose results have no sets)."""
@@ -206,8 +212,9 @@ def match_findings(
                 out.append(Finding("match.points_sum", {"found": _pair(wp, bp)}, "1", _pts(wp + bp)))
         return out
     numbers = [n for n, _w, _b in sets]
-    if len(sets) > sets_per_match:
-        out.append(Finding("match.set_count", {"expected": sets_per_match, "found": len(sets)}, sets_per_match, len(sets)))
+    limit = knockout.max_sets if knockout is not None else sets_per_match
+    if len(sets) > limit:
+        out.append(Finding("match.set_count", {"expected": limit, "found": len(sets)}, limit, len(sets)))
     if numbers != list(range(1, len(sets) + 1)):
         out.append(Finding("match.set_numbers", {"expected": list(range(1, len(sets) + 1)), "found": numbers},
                            list(range(1, len(sets) + 1)), numbers))
@@ -215,7 +222,11 @@ def match_findings(
         return out
     recorded = [(w, b) for _n, w, b in sets]
     try:
-        mr = engine.match_result(recorded, sets_per_match=sets_per_match, allow_incomplete=True)
+        if knockout is not None:
+            mr = engine.knockout_match_result(recorded, knockout.planned, rule=knockout.rule,
+                                              max_deciders=knockout.max_deciders, higher_seed=knockout.higher_seed)
+        else:
+            mr = engine.match_result(recorded, sets_per_match=sets_per_match, allow_incomplete=True)
     except ValueError as exc:
         return [Finding("match.sets_after_decision", {"exc": exc}, None, len(sets))]
     if mr.complete:
@@ -226,6 +237,28 @@ def match_findings(
     elif wp is not None or bp is not None:
         out.append(Finding("match.points", {"expected": "—", "found": _pair(wp, bp)}, None, _pair(wp, bp)))
     return out
+
+
+def _knockout_plan(t, m, entries: dict):
+    """The plan of a game of a knockout (:class:`tournaments.knockout.MatchPlan`), None otherwise (no query:
+    the players' starting numbers come from ``entries``)."""
+    if t.system != "knockout" or m.kind != "game" or m.black_id is None:
+        return None
+    from tournaments.knockout import MatchPlan, sets_for_round
+
+    w, b = entries.get(m.white_id), entries.get(m.black_id)
+    higher = "A" if w is None or b is None or w.start_no < b.start_no else "B"
+    return MatchPlan(sets_for_round(t, m.round.number), t.level_match_rule, t.max_deciders, higher,
+                     m.decider_starter or "")
+
+
+def _knockout_starter(plan, number: int) -> str | None:
+    """Who starts set ``number`` of a knockout game (its decider sets by the lot); None: the usual rule."""
+    if plan is None or number <= plan.planned:
+        return None
+    from tournaments.knockout import plan_starter
+
+    return plan_starter(plan, number)
 
 
 def round_findings(boards: Iterable[tuple[int, str, int, int | None]]) -> list[Finding]:
@@ -466,16 +499,17 @@ def check_tournament(tournament, *, standings: bool = True) -> list[Violation]:
         by_round[m.round_id].append(m)
         where = _where(slug, m.round.number, m.board)
         sets = sets_of.get(m.pk, [])
+        plan = _knockout_plan(t, m, entries)
         for s in sets:
             add("tournaments.SetResult", s.pk, where, set_findings(
                 number=s.number, starter=s.starter, white_stones=s.white_stones, black_stones=s.black_stones,
                 termination=s.termination, white_store=s.white_store, black_store=s.black_store, moves=s.moves,
-                variant=t.variant,
+                variant=t.variant, expected_starter=_knockout_starter(plan, s.number),
             ))
         add("tournaments.Match", m.pk, where, match_findings(
             kind=m.kind, bye_kind=m.bye_kind, forfeit=m.forfeit, white_points=m.white_points,
             black_points=m.black_points, sets=[(s.number, s.white_stones, s.black_stones) for s in sets],
-            sets_per_match=t.sets_per_match, bye_points=t.bye_points, sets_required=required,
+            sets_per_match=t.sets_per_match, bye_points=t.bye_points, sets_required=required, knockout=plan,
         ))
         if m.version is None or m.version < 1:
             add("tournaments.Match", m.pk, where, [Finding("match.version", {"found": m.version}, 1, m.version)])

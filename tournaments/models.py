@@ -666,11 +666,11 @@ class EventRegistration(models.Model):
 
 class Category(models.Model):
     """A category ranking inside a tournament (issue 14): U8/U10/U12/U14 by birth year, girls, unrated
-    players, a rating band, a club, a city. Membership is decided by ``tournaments.categories``;
+    players, a rating band, a club, a city. Membership is decided by ``tournaments.standings.categories``;
     ``code`` (unique in the tournament, e.g. ``U12``, ``KIZ``) is what the API's ``?category=`` takes.
 
     ``kind`` and its fields: ``age`` - ``max_age`` (born in or after year - max_age, the year of the
-    tournament's start, else its event's reference year) and optional ``min_age``; ``girls`` / ``boys``;
+    tournament's start, else its event's reference year, else the current year) and optional ``min_age``; ``girls`` / ``boys``;
     ``unrated`` (rating 0 at entry); ``rating`` - ``rating_min`` <= entry rating <= ``rating_max``
     (either end open); ``club``; ``city``.
     """
@@ -721,7 +721,7 @@ class Prize(models.Model):
     """A prize of a tournament's prize list (issue 14): overall (``category`` null) or of a category,
     for ``place`` (1 = first), described by ``label`` (an amount, a trophy, a medal). ``value`` orders
     the prizes for the rule "a player takes only the most valuable prize they qualify for"
-    (``tournaments.prizes``): money amounts, or any points the organiser gives trophies (equal values:
+    (``tournaments.standings.prizes``): money amounts, or any points the organiser gives trophies (equal values:
     overall before category, then by place)."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="prizes")

@@ -6,6 +6,9 @@
 * Results beyond the pairing list — standings, crosstables, PDFs, the TRF file — count closed rounds
   up to the round the standings were published after (:func:`published_round`); organisers of the
   event see everything.
+* The prize list (who won which prize, ``/t/<slug>/prizes/``): once the *final* standings are published
+  (:func:`prizes_visible`); organisers see a provisional one before. Category tables follow the
+  standings' gate.
 """
 from __future__ import annotations
 
@@ -49,3 +52,14 @@ def published_round(tournament: Tournament) -> int:
 def results_visible(tournament: Tournament, user) -> bool:
     """May ``user`` open the standings / crosstable / PDF / TRF of ``tournament``?"""
     return tournament.standings_published_at is not None or sees_everything(tournament, user)
+
+
+def final_standings_published(tournament: Tournament) -> bool:
+    """Are the *final* standings public: published after the last round (every round counted)?"""
+    return tournament.standings_published_at is not None and published_round(tournament) >= tournament.rounds_total
+
+
+def prizes_visible(tournament: Tournament, user) -> bool:
+    """May ``user`` see the prize list (who won which prize)? The public once the final standings are
+    published (:func:`final_standings_published`), organisers of the event always (a provisional list)."""
+    return final_standings_published(tournament) or sees_everything(tournament, user)

@@ -34,7 +34,7 @@ def tournament_list(*, user=None) -> QuerySet[Tournament]:
 
     from federation import roles
 
-    qs = Tournament.objects.annotate(n_entries=Count("entries")).order_by("-start_date", "-id")
+    qs = Tournament.objects.annotate(n_entries=Count("entries")).select_related("event").order_by("-start_date", "-id")
     if not roles.is_staff(user):
         qs = qs.filter(archived_at__isnull=True)
     return qs
@@ -77,6 +77,9 @@ class StandingLine:
     tiebreaks: tuple[float, ...]
     withdrawn: bool
     official_rank: int | None = None  # the rank an imported file published (Entry.official_rank)
+    #: in a category's table (``tournaments.category_selectors``): the rank in the whole field; ``rank``
+    #: is then the rank within the category. None in the overall table.
+    overall_rank: int | None = None
 
 
 TIEBREAK_RULES_DEFAULT = "2026"
@@ -96,6 +99,8 @@ class Standings:
     lines: tuple[StandingLine, ...]
     tiebreak_rules: str = TIEBREAK_RULES_DEFAULT
     official_ranks_differ: bool = False  # final standings whose ranks differ from the imported file's
+    #: play-offs that broke ties of these final standings (``tournaments.playoffs.PlayoffNote``)
+    playoffs: tuple = ()
 
 
 @dataclass(slots=True)
@@ -336,10 +341,17 @@ def _standings(
             )
         )
     provisional = any(m.round.number <= rounds and m.round.status != Round.Status.CLOSED for m in loaded.matches)
+    playoffs = ()
+    if (rounds >= tournament.rounds_total and tournament.system != Tournament.System.KNOCKOUT
+            and any(line.shared for line in lines)):
+        # a shared place of the final standings: a play-off may have broken it (issue 14; tournaments.playoffs)
+        from tournaments.playoffs import apply_playoffs
+
+        lines, playoffs = apply_playoffs(tournament, lines)
     return Standings(
         tournament_id=tournament.id, rounds=rounds, provisional=provisional, tiebreak_keys=keys,
         tiebreak_labels=tuple(tiebreak_label(k, lang) for k in keys), lines=tuple(lines), tiebreak_rules=rules,
-        official_ranks_differ=_official_ranks_differ(tournament, lines, rounds),
+        official_ranks_differ=_official_ranks_differ(tournament, lines, rounds), playoffs=playoffs,
     ), loaded
 
 
@@ -441,6 +453,8 @@ def standings_as_dicts(standings: Standings) -> list[dict]:
             "club": line.club, "rating": line.rating, "points": line.points, "withdrawn": line.withdrawn,
             "official_rank": line.official_rank,
         }
+        if line.overall_rank is not None:  # a category's table
+            row["overall_rank"] = line.overall_rank
         for key, value in zip(standings.tiebreak_keys, line.tiebreaks):
             row[key] = value
         out.append(row)

@@ -53,6 +53,28 @@ class TournamentCreateInputSerializer(serializers.Serializer):
     second_cycle_swap = serializers.BooleanField(
         default=True, help_text="Double round robin: swap the last two rounds of the first cycle (C.05 Annex 1).",
     )
+    # knockout sections (issue 14; tournaments.knockout.clean_settings)
+    knockout_sets = serializers.ListField(
+        child=serializers.IntegerField(), required=False, default=list, max_length=12,
+        help_text="Knockout: planned sets of each round's matches (1, 3, 5 or 7), round 1 first; empty: "
+        "sets_per_match for every round.",
+    )
+    third_place_match = serializers.BooleanField(default=False, help_text="Knockout: a match for third place.")
+    level_match_rule = serializers.ChoiceField(
+        choices=Tournament.LevelMatchRule.choices, default=Tournament.LevelMatchRule.DECIDERS,
+        help_text="Knockout, a level match (RULES.md): deciders (decider sets until one is won), higher_seed, or "
+        "deciders_then_seed (max_deciders decider sets, then the higher seed).",
+    )
+    max_deciders = serializers.IntegerField(default=0, min_value=0, max_value=9)
+    qualified_from = serializers.SlugRelatedField(
+        slug_field="slug", queryset=Tournament.objects.all(), required=False, allow_null=True, default=None,
+        help_text="Knockout final stage: the slug of the Swiss (or round robin) its players qualify from.",
+    )
+    qualifiers = serializers.IntegerField(
+        required=False, allow_null=True, default=None, min_value=2, max_value=4096,
+        help_text="Knockout final stage: how many of the earlier stage's top players qualify (seeded by its final "
+        "standings).",
+    )
 
 
 class _FormBooleanField(serializers.BooleanField):
@@ -226,6 +248,11 @@ class MatchResultInputSerializer(serializers.Serializer):
         max_length=500, required=False, allow_blank=True, default="",
         help_text="Mandatory to correct a result of a closed round (organisers only); recorded in the history.",
     )
+    decider_starter = serializers.ChoiceField(
+        choices=["white", "black"], required=False, allow_blank=True, default="",
+        help_text="Knockout: who starts the first decider set, as drawn by lot at the table (blank: drawn by the "
+        "system when the match is level); later deciders alternate (RULES.md \"Knockout matches\").",
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -283,12 +310,42 @@ class RoundSummarySerializer(serializers.ModelSerializer):
         fields = ["number", "status", "paired_at", "published_at", "closed_at", "modified_by_hand"]
 
 
+#: ``format`` of a tournament in the API: individual players, or teams (team championships, issue 14).
+TOURNAMENT_FORMATS = ["individual", "team"]
+
+
 class TournamentListOutputSerializer(serializers.ModelSerializer):
     n_entries = serializers.IntegerField(read_only=True)
+    format = serializers.SerializerMethodField(
+        help_text='"individual" (players); "team": a team championship (GET .../teams/; its standings rows are teams '
+        'with match_points and board_points).'
+    )
+    event = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True, allow_null=True,
+        help_text="The slug of the multi-section event this tournament is a section of (GET /api/events/{slug}/), "
+        "or null.",
+    )
 
     class Meta:
         model = Tournament
-        fields = ["slug", "name", "start_date", "end_date", "city", "system", "rounds_total", "status", "n_entries"]
+        fields = ["slug", "name", "start_date", "end_date", "city", "system", "format", "event", "rounds_total",
+                  "status", "n_entries"]
+
+    @extend_schema_field(serializers.ChoiceField(choices=TOURNAMENT_FORMATS))
+    def get_format(self, t: Tournament) -> str:
+        return t.format or "individual"
+
+
+class CategoryOutputSerializer(serializers.Serializer):
+    """A category ranking of the tournament (issue 14): ``code`` is what ``?category=`` takes."""
+
+    code = serializers.CharField(help_text="E.g. U12, KIZ; GET .../standings/?category=CODE ranks its members.")
+    name = serializers.CharField()
+    kind = serializers.ChoiceField(
+        choices=["age", "girls", "boys", "unrated", "rating", "club", "city"],
+        help_text="age (born in or after the year − max age: U12 = under 12 on 1 January), girls, boys, unrated "
+        "(rating 0 at entry), rating (a band of the rating at entry), club, city.",
+    )
 
 
 class TournamentDetailOutputSerializer(serializers.ModelSerializer):
@@ -301,15 +358,18 @@ class TournamentDetailOutputSerializer(serializers.ModelSerializer):
     tiebreak_rules_applied = serializers.SerializerMethodField(
         help_text='The FIDE C.07 text the standings follow: "2023" or "2026" (tiebreak_rules, or by the dates).'
     )
+    categories = serializers.SerializerMethodField(
+        help_text="The category rankings (age groups, girls, unrated, …) in order; GET .../standings/?category=CODE."
+    )
 
     class Meta:
         model = Tournament
         fields = [
-            "slug", "name", "start_date", "end_date", "venue", "city", "system", "rounds_total",
-            "double_round_robin", "second_cycle_swap", "sets_per_match", "variant", "tiebreaks", "tiebreak_rules",
+            "slug", "name", "start_date", "end_date", "venue", "city", "system", "format", "boards_per_team",
+            "rounds_total", "double_round_robin", "second_cycle_swap", "sets_per_match", "variant", "tiebreaks", "tiebreak_rules",
             "tiebreak_rules_applied", "acceleration", "bye_points", "status",
             "standings_published", "standings_published_at", "chief_arbiter", "time_control",
-            "imported_from_trf", "version", "archived_at", "entries", "rounds",
+            "imported_from_trf", "version", "archived_at", "entries", "rounds", "categories",
         ]
 
     @extend_schema_field(EntryOutputSerializer(many=True))
@@ -325,6 +385,12 @@ class TournamentDetailOutputSerializer(serializers.ModelSerializer):
         from tournaments.selectors import tiebreak_rules_for
 
         return tiebreak_rules_for(t)
+
+    @extend_schema_field(CategoryOutputSerializer(many=True))
+    def get_categories(self, t: Tournament) -> list[dict]:
+        from tournaments.category_selectors import category_infos
+
+        return [{"code": c.code, "name": c.name, "kind": c.kind} for c in category_infos(tournament=t)]
 
 
 class ImportPlayerSerializer(serializers.Serializer):
@@ -535,9 +601,18 @@ class StandingRowSerializer(serializers.Serializer):
         allow_null=True, help_text="The rank an imported TRF file published (its own tie-break rules, not known); "
         "null when the entry was not imported.",
     )
+    overall_rank = serializers.IntegerField(
+        required=False, help_text="With ?category=: the rank in the whole field (rank is then the rank within the "
+        "category); absent otherwise.",
+    )
 
 
 class StandingsOutputSerializer(serializers.Serializer):
+    category = CategoryOutputSerializer(
+        allow_null=True, required=False,
+        help_text="The category asked for with ?category= (rows are its members, ranked within it); null: every "
+        "player.",
+    )
     rounds = serializers.IntegerField(help_text="Standings after this round.")
     published_at = serializers.DateTimeField(allow_null=True)
     tiebreak_rules = serializers.CharField(

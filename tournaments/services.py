@@ -92,6 +92,9 @@ def tournament_touch(tournament: Tournament, *, standings: bool | Callable[[], b
     Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
     if standings if isinstance(standings, bool) else standings():
         Tournament.objects.filter(pk=tournament.pk).update(standings_version=F("standings_version") + 1)
+    if tournament.qualified_from_id and not tournament.qualifiers and tournament.system == Tournament.System.KNOCKOUT:
+        # a play-off (tournaments.playoffs): the standings of the event whose tie it breaks follow it
+        tournaments_touch([tournament.qualified_from_id])
     tournament.version, tournament.standings_version = (
         Tournament.objects.filter(pk=tournament.pk).values_list("version", "standings_version").get()
     )
@@ -189,8 +192,20 @@ def tournament_create(
     acceleration: str = Tournament.Acceleration.NONE,
     tiebreak_rules: str = Tournament.TiebreakRules.AUTO,
     second_cycle_swap: bool = True,
+    knockout_sets=None,
+    third_place_match: bool = False,
+    level_match_rule: str = Tournament.LevelMatchRule.DECIDERS,
+    max_deciders: int = 0,
+    qualified_from: Tournament | None = None,
+    qualifiers: int | None = None,
 ) -> Tournament:
     """Create a tournament in status ``draft``.
+
+    A knockout (``system="knockout"``, issue 14) takes ``knockout_sets`` (planned sets per round, round 1
+    first; blank: ``sets_per_match``), ``third_place_match``, ``level_match_rule`` and ``max_deciders``
+    (RULES.md "Knockout matches"), and for a final stage ``qualified_from`` and ``qualifiers`` (the top
+    players of that stage's final standings); see :func:`tournaments.knockout.clean_settings`. Its
+    ``rounds_total`` follows from the bracket (set when round 1 is paired).
 
     ``acceleration``: ``none`` or ``baku`` (FIDE C.04.5.1); ``tiebreak_rules``: ``auto`` (by the
     event's dates), ``2023`` or ``2026`` (the C.07 text the standings follow); ``second_cycle_swap``:
@@ -213,6 +228,17 @@ def tournament_create(
     tiebreaks = _check_tiebreaks(tiebreaks if tiebreaks is not None else Tournament._meta.get_field("tiebreaks").default())
     acceleration = _check_acceleration(acceleration)
     tiebreak_rules = _check_tiebreak_rules(tiebreak_rules)
+    from tournaments import knockout
+
+    ko = knockout.clean_settings(
+        system=system, knockout_sets=knockout_sets, third_place_match=third_place_match,
+        level_match_rule=level_match_rule, max_deciders=max_deciders, qualified_from=qualified_from,
+        qualifiers=qualifiers,
+    )
+    if ko.get("qualifiers"):
+        from tournaments.pairing import knockout_rounds
+
+        rounds_total = knockout_rounds(ko["qualifiers"])
     return Tournament.objects.create(
         slug=slug or unique_slug(name),
         name=name.strip(),
@@ -230,6 +256,7 @@ def tournament_create(
         tiebreak_rules=tiebreak_rules,
         second_cycle_swap=bool(second_cycle_swap),
         created_by=created_by if getattr(created_by, "is_authenticated", False) else None,
+        **ko,
     )
 
 
@@ -242,6 +269,8 @@ def tournament_update_tiebreaks(*, tournament: Tournament, tiebreaks: Sequence[s
 EDITABLE_SETTINGS = (
     "name", "start_date", "end_date", "venue", "city", "chief_arbiter", "time_control", "tiebreaks", "rounds_total",
     "acceleration", "tiebreak_rules", "second_cycle_swap",
+    # knockout sections (tournaments.knockout.clean_changes)
+    "knockout_sets", "third_place_match", "level_match_rule", "max_deciders",
 )
 
 
@@ -344,6 +373,8 @@ def tournament_update(*, tournament: Tournament, user=None, reason: str = "", **
             raise ValidationFailed(_("The number of rounds must be between 1 and 99."), field="rounds_total") from None
         if n != tournament.rounds_total and tournament.system == Tournament.System.ROUND_ROBIN and paired:
             raise Conflict(_("A round robin's rounds follow from its players (C.05)."), field="rounds_total")
+        if n != tournament.rounds_total and tournament.system == Tournament.System.KNOCKOUT and paired:
+            raise Conflict(_("A knockout's rounds follow from its bracket."), field="rounds_total")
         if not 1 <= n <= 99:
             raise ValidationFailed(_("The number of rounds must be between 1 and 99."), field="rounds_total")
         if n < paired:
@@ -374,8 +405,14 @@ def tournament_update(*, tournament: Tournament, user=None, reason: str = "", **
                       "before that round is paired.") % {"n": decided},
                     field="second_cycle_swap",
                 )
-    changes = {f: v for f, v in changes.items() if f not in ("acceleration", "tiebreak_rules", "second_cycle_swap")
-               or v != getattr(tournament, f)}
+    if any(f in changes for f in ("knockout_sets", "third_place_match", "level_match_rule", "max_deciders")):
+        from tournaments import knockout
+
+        changes = knockout.clean_changes(tournament, changes)
+    changes = {f: v for f, v in changes.items() if f not in (
+        "acceleration", "tiebreak_rules", "second_cycle_swap", "knockout_sets", "third_place_match",
+        "level_match_rule", "max_deciders",
+    ) or v != getattr(tournament, f)}
     start = changes.get("start_date", tournament.start_date)
     end = changes.get("end_date", tournament.end_date)
     if start and end and end < start:
@@ -512,6 +549,13 @@ def entry_add(*, tournament: Tournament, player: Player, user=None, missed_round
     late = last_round is not None
     if late and tournament.system == Tournament.System.ROUND_ROBIN:
         raise Conflict(_("A round robin cannot take late entries."), field="player")
+    if late and tournament.system == Tournament.System.KNOCKOUT:
+        raise Conflict(_("A knockout cannot take late entries: the bracket is drawn."), field="player")
+    if tournament.qualified_from_id:
+        raise Conflict(
+            _("The players of this final stage qualify from %(t)s; they are entered when round 1 is paired.")
+            % {"t": tournament.qualified_from.name}, field="player",
+        )
     if late:
         if missed_rounds not in MISSED_ROUND_KINDS:
             raise ValidationFailed(_("Missed rounds are zero- or half-point byes."), field="missed_rounds")
@@ -545,6 +589,8 @@ def entry_request_bye(*, entry: Entry, round_number: int, kind: str = "half", us
         access.require(access.can_organise(user, tournament))
     if kind not in Absence.Kind.values:
         raise ValidationFailed(_("A requested bye is half or zero."), field="kind")
+    if tournament.system == Tournament.System.KNOCKOUT:
+        raise Conflict(_("A knockout has no requested byes: a player who cannot play a match loses it by forfeit."))
     if not 1 <= int(round_number) <= tournament.rounds_total:
         raise ValidationFailed(
             _("Round must be between 1 and %(n)d.") % {"n": tournament.rounds_total}, field="round_number"
@@ -688,6 +734,12 @@ def round_pair(*, tournament: Tournament, user=None, coin_seed: str | None = Non
     if user is not None:
         access.require(access.can_organise(user, tournament), _("Only the organiser can pair rounds."))
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.system == Tournament.System.KNOCKOUT:  # the bracket (issue 14)
+        from tournaments import knockout
+
+        rnd = knockout.round_pair_knockout(tournament=tournament, user=user, coin_seed=coin_seed)
+        tournament_touch(tournament)
+        return rnd
     last = tournament.rounds.order_by("-number").first()
     if last is not None and last.status != Round.Status.CLOSED:
         raise Conflict(_("Round %(n)d is not closed yet.") % {"n": last.number})
@@ -874,6 +926,9 @@ def round_swap_pairing(*, round: Round, board_a: int, board_b: int, swap: str, r
         access.require(access.can_organise(user, round.tournament))
     if round.status != Round.Status.PAIRED:
         raise Conflict(_("Pairings can only be changed before they are published."))
+    if round.tournament.system == Tournament.System.KNOCKOUT:
+        raise Conflict(_("A knockout bracket follows from the seeds and the winners; it is not changed by hand. "
+                         "Delete the pairing and pair the round again."))
     if not reason.strip():
         raise ValidationFailed(_("Say why the pairing is changed."), field="reason")
     a = round.matches.select_for_update().filter(board=board_a).first()
@@ -947,6 +1002,8 @@ def forbidden_pair_add(
     if tournament.system == Tournament.System.ROUND_ROBIN:
         raise Conflict(_("A round robin's pairings are fixed by the Berger table; forbidden pairs apply to Swiss "
                          "events only."))
+    if tournament.system == Tournament.System.KNOCKOUT:
+        raise Conflict(_("A knockout bracket follows from the seeds; forbidden pairs apply to Swiss events only."))
     if tournament.status == Tournament.Status.FINISHED:
         raise Conflict(_("The tournament is finished."))
     for field, entry in (("first", first), ("second", second)):
@@ -1116,6 +1173,7 @@ def match_result_enter(
     user=None,
     expected_version: int | None = None,
     reason: str = "",
+    decider_starter: str = "",
 ) -> Match:
     """Record or correct a match result from its sets (RULES.md "Match and tournament scoring").
 
@@ -1133,6 +1191,14 @@ def match_result_enter(
     referees get Conflict. Later pairings are not changed (C.04.1); the event's version is bumped (so
     standings, crosstables and PDFs are recomputed) and a rated event is re-rated with every later one.
 
+    A **knockout** match (issue 14; RULES.md "Knockout matches") plays its round's planned sets
+    (:func:`tournaments.knockout.sets_for_round`); a level match goes on with decider sets (accepted only
+    while it is level, as the event's rule allows: :func:`games.engine.knockout_match_result`). The first
+    decider's starter is the lot recorded at the table (``decider_starter``: ``white``/``black``) or drawn
+    here when the planned sets end level; later deciders alternate. The winner gets 1–0 and
+    ``Match.decided_by`` says how (``sets``, ``deciders``, ``seed``, ``forfeit``). Once the next round is
+    paired, a correction may not change who advances (Conflict).
+
     Raises ValidationFailed naming the set and the reason; PermissionDenied; Conflict when the round
     is closed (for a referee) or not published yet.
     """
@@ -1145,6 +1211,7 @@ def match_result_enter(
         with transaction.atomic():
             return _match_result_write(
                 match=match, sets=sets, forfeit=forfeit, user=user, expected_version=expected_version, reason=reason,
+                decider_starter=decider_starter,
             )
 
 
@@ -1171,7 +1238,8 @@ def _same_result(match: Match, sets, forfeit: str) -> bool:
     return True
 
 
-def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_version: int | None, reason: str) -> Match:
+def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_version: int | None, reason: str,
+                        decider_starter: str = "") -> Match:
     # lock the match row only (of="self"): PostgreSQL would otherwise lock the joined round and tournament
     # rows too, for the whole transaction, and every result of the tournament would wait for the one before
     match = Match.objects.select_for_update(of=("self",)).select_related("round__tournament").get(pk=match.pk)
@@ -1187,7 +1255,7 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
                 _("The round is closed; only the organiser can correct a result, with a reason."), code="round_closed"
             )
         reason = _reason(reason, message=_("Say why the result of a closed round is corrected (recorded in the history)."))
-    if _same_result(match, sets, forfeit):
+    if _same_result(match, sets, forfeit) and (not decider_starter or decider_starter == match.decider_starter):
         return match  # a double submit or a re-sent correction: nothing changes, nothing is recorded
     if match.result_entered_at is not None:
         if expected_version is None:
@@ -1201,8 +1269,11 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
             extra={"current": result_snapshot(match)},
         )
     was_final = match.white_points is not None
+    from tournaments import knockout
 
-    n = tournament.sets_per_match
+    ko = knockout.match_plan(match)  # a knockout game (issue 14): planned sets of its round, decider sets
+    old_decided, old_winner = knockout.match_winner(match) if ko else (False, None)
+    n = ko.planned if ko else tournament.sets_per_match
     old_moves = {
         (x.number, x.termination, x.white_store if x.white_store is not None else x.white_stones,
          x.black_store if x.black_store is not None else x.black_stones): x.moves
@@ -1217,13 +1288,25 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
         match.forfeit = forfeit
         match.white_points, match.black_points = {"white": (ZERO, ONE), "black": (ONE, ZERO), "both": (ZERO, ZERO)}[forfeit]
         match.rated = False
+        if ko:
+            match.decided_by = "forfeit"
     else:
         if not sets:
             raise ValidationFailed(_("Enter at least one set."), field="sets")
-        if len(sets) > n:
+        if len(sets) > (knockout.MAX_SETS if ko else n):  # a knockout's deciders: the rule says how many
             raise ValidationFailed(
-                _("A match has at most %(n)d sets.") % {"n": n}, field=f"sets[{len(sets)}]"
+                _("A match has at most %(n)d sets.") % {"n": knockout.MAX_SETS if ko else n}, field=f"sets[{len(sets)}]"
             )
+        if ko:
+            ko = knockout.plan_with_lot(ko, sets_count=len(sets), decider_starter=decider_starter)
+            match.decider_starter = ko.decider_starter
+
+        def starts(i: int) -> str:
+            """Who starts set ``i``: white in odd sets, black in even ones; a knockout's deciders by the lot."""
+            if ko:
+                return knockout.plan_starter(ko, i) or "white"
+            return "white" if engine.set_starter(i) == 0 else "black"
+
         recorded = []
         rows = []
         for i, s in enumerate(sets, start=1):
@@ -1237,7 +1320,7 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
             try:
                 res = engine.set_result(int(s.white_store), int(s.black_store), withdrawn_by=withdrawn_by)
                 if s.moves.strip():
-                    starter_first = engine.set_starter(i) == 0
+                    starter_first = starts(i) == "white"
                     moves = [int(x) if x.isdigit() else x for x in s.moves.split()]
                     # the record is from the starter's point of view: first = starter
                     a, b = (res.first, res.second) if starter_first else (res.second, res.first)
@@ -1249,7 +1332,7 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
                     )
             except ValueError as exc:
                 if isinstance(exc, engine.RecordMismatchError) and hasattr(exc, "played"):
-                    starter_white = engine.set_starter(i) == 0
+                    starter_white = starts(i) == "white"
                     pw, pb = exc.played if starter_white else exc.played[::-1]
                     raise ValidationFailed(
                         _("Set %(i)d: the move record gives %(pw)d-%(pb)d (white-black), not the %(w)s-%(b)s "
@@ -1268,7 +1351,7 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
             )  # a correction that leaves a set as it was keeps its move record
             rows.append(
                 SetResult(
-                    match=match, number=i, starter="white" if engine.set_starter(i) == 0 else "black",
+                    match=match, number=i, starter=starts(i),
                     white_stones=res.first, black_stones=res.second, termination=term,
                     white_store=None if term == "completed" else int(s.white_store),
                     black_store=None if term == "completed" else int(s.black_store),
@@ -1276,10 +1359,14 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
                 )
             )
         try:
-            mr = engine.match_result(recorded, sets_per_match=n, allow_incomplete=True)
+            mr = knockout.plan_result(ko, recorded) if ko else engine.match_result(
+                recorded, sets_per_match=n, allow_incomplete=True
+            )
+        except engine.KnockoutSetsError as exc:
+            raise knockout.knockout_error(exc, ko) from exc
         except ValueError as exc:
             decided = next(
-                (k for k in range(1, len(recorded))
+                (k for k in range(1, min(len(recorded), n + 1))
                  if engine.match_result(recorded[:k], sets_per_match=n, allow_incomplete=True).complete),
                 None,
             )
@@ -1299,6 +1386,12 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
             match.white_points, match.black_points = _points(mr.match_points[0]), _points(mr.match_points[1])
         else:
             match.white_points = match.black_points = None
+        if ko:
+            match.decided_by = mr.decided_by or ""
+            if mr.needs_decider and not match.decider_starter:
+                match.decider_starter = knockout.draw_decider_starter()  # the lot, shown before the decider
+    if ko:
+        knockout.check_correction(match, old_winner=old_winner, old_decided=old_decided)
     match.result_entered_at = timezone.now()
     match.result_entered_by = user if getattr(user, "is_authenticated", False) else None
     match.version += 1

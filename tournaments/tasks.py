@@ -35,6 +35,28 @@ def standings_pdf_task(tournament_id: int, lang: str = "tr", public_only: bool =
     return str(standings_pdf_build(tournament=tournament, lang=lang, public_only=public_only))
 
 
+@shared_task(name="tournaments.prizes_pdf", **JOB_OPTIONS)
+def prizes_pdf_task(tournament_id: int, lang: str = "tr", public_only: bool = True) -> str:
+    """Build the prize list PDF (prizes, winners, category tables) of tournament ``tournament_id`` (the
+    public's or the organisers'); returns the file path. Idempotent like :func:`crosstable_pdf_task`."""
+    from tournaments.prize_pdf import prizes_pdf_build
+
+    pause("TEST_TASK_DELAY")  # test-only (federation/jobs.py)
+    tournament = Tournament.objects.get(pk=tournament_id)
+    return str(prizes_pdf_build(tournament=tournament, lang=lang, public_only=public_only))
+
+
+@shared_task(name="tournaments.bracket_pdf", **JOB_OPTIONS)
+def bracket_pdf_task(tournament_id: int, lang: str = "tr", public_only: bool = True) -> str:
+    """Build the bracket PDF of the knockout ``tournament_id`` (the public's or the organisers' and referees');
+    returns the file path. Idempotent like :func:`crosstable_pdf_task`."""
+    from tournaments.bracket_pdf import bracket_pdf_build
+
+    pause("TEST_TASK_DELAY")  # test-only (federation/jobs.py)
+    tournament = Tournament.objects.get(pk=tournament_id)
+    return str(bracket_pdf_build(tournament=tournament, lang=lang, public_only=public_only))
+
+
 @shared_task(name="tournaments.pairings_pdf", **JOB_OPTIONS)
 def round_pairings_pdf_task(round_id: int, lang: str = "tr", large: bool = False) -> str:
     """Build the pairing list PDF of round ``round_id`` as it stands; returns the file path."""

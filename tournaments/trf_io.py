@@ -278,10 +278,14 @@ def declared_system(text: str) -> tuple[str | None, bool, bool]:
 
 
 def type_text(tournament: Tournament) -> str:
-    """The ``092`` text the export writes (read back by :func:`declared_system`)."""
+    """The ``092`` text the export writes (read back by :func:`declared_system`): "Individual: …" or,
+    for a team championship, "Team: …" (FIDE C.04 Annex 2); a knockout section says "Knockout"."""
+    kind = "Team" if tournament.format == Tournament.Format.TEAM else "Individual"
     if tournament.system == Tournament.System.ROUND_ROBIN:
-        return "Individual: Double Round-Robin" if tournament.double_round_robin else "Individual: Round-Robin"
-    return "Individual: Swiss-System"
+        return f"{kind}: Double Round-Robin" if tournament.double_round_robin else f"{kind}: Round-Robin"
+    if tournament.system == Tournament.System.KNOCKOUT:
+        return f"{kind}: Knockout"
+    return f"{kind}: Swiss-System"
 
 
 def _split_name(name: str) -> tuple[str, str]:
@@ -1568,6 +1572,12 @@ def tournament_export_trf(*, tournament: Tournament, up_to_round: int | None = N
     fmt = lambda d: d.strftime("%Y/%m/%d") if d else ""  # noqa: E731
     dates = [format_round_date(d) for d in (tournament.round_dates or []) if isinstance(d, str)]
     extra = [f"192 {BAKU_PAIRING_SYSTEM}"] if tournament.acceleration == Tournament.Acceleration.BAKU else []
+    if tournament.format == Tournament.Format.TEAM:  # team championships: 082 (teams) and a 013 line per team
+        from tournaments.team_selectors import team_trf_lines
+
+        team_lines = team_trf_lines(tournament=tournament,
+                                    renumber={e.start_no: p.start_no for e, p in zip(entries, players)})
+        extra += [f"082 {len(team_lines)}", *team_lines]
     data = trfmod.TrfTournament(
         name=tournament.name, city=tournament.city, federation=tournament.federation or "TUR",
         start_date=fmt(tournament.start_date), end_date=fmt(tournament.end_date), num_players=len(entries),

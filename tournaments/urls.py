@@ -1,7 +1,7 @@
 """Tournament pages."""
 from django.urls import path
 
-from tournaments import views
+from tournaments import category_views, knockout_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -42,4 +42,20 @@ urlpatterns = [
     path("t/<slug:slug>/crosstable/", views.crosstable, name="crosstable"),
     path("t/<slug:slug>/crosstable.pdf", views.crosstable_pdf, name="crosstable-pdf"),
     path("t/<slug:slug>/export.trf", views.export_trf, name="export-trf"),
+    # knockout sections (issue 14)
+    path("t/<slug:slug>/bracket/", knockout_views.bracket, name="bracket"),
+    path("tournaments/<slug:slug>/bracket/", knockout_views.bracket_redirect, name="bracket-alias"),
+    path("t/<slug:slug>/bracket.pdf", knockout_views.bracket_pdf, name="bracket-pdf"),
+    path("t/<slug:slug>/qualifiers/", knockout_views.qualifiers_take, name="knockout-qualifiers"),
+    path("t/<slug:slug>/playoff/", knockout_views.playoff_create, name="playoff-create"),
+    # category rankings and the prize list (issue 14)
+    path("t/<slug:slug>/categories/", category_views.categories, name="categories"),
+    path("t/<slug:slug>/categories/quick-add/", category_views.category_quick_add, name="category-quick-add"),
+    path("t/<slug:slug>/categories/<int:category_id>/", category_views.category_edit, name="category-edit"),
+    path("t/<slug:slug>/categories/<int:category_id>/delete/", category_views.category_delete,
+         name="category-delete"),
+    path("t/<slug:slug>/prizes/", category_views.prizes, name="prizes"),
+    path("t/<slug:slug>/prizes.pdf", category_views.prizes_pdf, name="prizes-pdf"),
+    path("t/<slug:slug>/prizes/<int:prize_id>/", category_views.prize_edit, name="prize-edit"),
+    path("t/<slug:slug>/prizes/<int:prize_id>/delete/", category_views.prize_delete, name="prize-delete"),
 ]

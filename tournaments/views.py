@@ -25,7 +25,8 @@ from federation.collation import player_sort_key
 from federation.errors import ApplicationError
 from federation.services import player_register
 from federation import roles
-from tournaments import access, caching, history, publication, selectors, services, trf_io
+from tournaments import access, caching, category_selectors, history, publication, selectors, services, trf_io
+from tournaments import team_views, teams
 from tournaments.forms import (
     EntriesForm,
     ForbiddenPairForm,
@@ -112,6 +113,8 @@ def round_detail(request, slug: str, number: int):
             "is_last": not t.rounds.filter(number__gt=rnd.number).exists(),
             "has_results": rnd.matches.filter(kind=Match.Kind.GAME, result_entered_at__isnull=False).exists(),
             "history": history.tournament_history(tournament=t, round_number=rnd.number, limit=50) if can_org else [],
+            # team events: the team matches with their boards (tournaments/team_views.py)
+            **team_views.round_team_context(tournament=t, round=rnd, boards=boards),
         },
     )
 
@@ -148,7 +151,8 @@ def _act(request, func, ok_message: str, **kwargs):
 def round_pair(request, slug: str):
     t = _tournament(request, slug)
     seed = (request.POST.get("coin_seed") or "").strip() or None
-    rnd = _act(request, services.round_pair, _("Round paired. Check it, then publish it."), tournament=t, coin_seed=seed)
+    pair = teams.team_round_pair if t.format == Tournament.Format.TEAM else services.round_pair  # team events
+    rnd = _act(request, pair, _("Round paired. Check it, then publish it."), tournament=t, coin_seed=seed)
     if rnd is not None:
         return redirect("round-detail", slug=slug, number=rnd.number)
     return redirect("tournament-detail", slug=slug)
@@ -219,8 +223,12 @@ def match_result(request, slug: str, number: int, board: int):
     closed = match.round.status == Round.Status.CLOSED
     can_correct = closed and access.can_organise(request.user, t)
     conflict = None
+    from tournaments import knockout_views
+
+    # a knockout game (issue 14): its round's planned sets, then decider rows and the lot for the first decider
+    form_class, n_sets, ko_info = knockout_views.result_form_setup(match)
     if request.method == "POST":
-        form = MatchResultForm(request.POST, sets_per_match=t.sets_per_match, with_reason=can_correct)
+        form = form_class(request.POST, sets_per_match=n_sets, with_reason=can_correct)
         if form.is_valid():
             try:
                 services.match_result_enter(
@@ -228,6 +236,7 @@ def match_result(request, slug: str, number: int, board: int):
                     sets=[services.SetInput(**s) for s in form.cleaned_data["sets"]],
                     expected_version=form.cleaned_data.get("version"),
                     reason=form.cleaned_data.get("reason") or "",
+                    decider_starter=form.cleaned_data.get("decider_starter") or "",
                 )
             except ApplicationError as exc:
                 if exc.extra.get("current"):  # someone else saved meanwhile: show theirs, keep mine
@@ -254,7 +263,8 @@ def match_result(request, slug: str, number: int, board: int):
             initial[f"set{s.number}_black"] = s.black_store if s.black_store is not None else s.black_stones
             initial[f"set{s.number}_termination"] = s.termination
             initial[f"set{s.number}_moves"] = s.moves
-        form = MatchResultForm(initial=initial, sets_per_match=t.sets_per_match, with_reason=can_correct)
+        initial["decider_starter"] = match.decider_starter
+        form = form_class(initial=initial, sets_per_match=n_sets, with_reason=can_correct)
         if closed and not can_correct:
             for f in form.fields.values():
                 f.disabled = True
@@ -267,7 +277,7 @@ def match_result(request, slug: str, number: int, board: int):
         request, "tournaments/match_result.html",
         {"t": t, "match": match, "form": form, "sets": existing, "closed": closed, "can_correct": can_correct,
          "history": board_history, "rows": rows, "error_summary": _result_error_summary(form, rows),
-         "from_referee": from_referee, "conflict": conflict,
+         "from_referee": from_referee, "conflict": conflict, "knockout": ko_info,
          "entered_by": _user_label(match.result_entered_by) if match.result_entered_at else ""},
     )
 
@@ -358,8 +368,8 @@ def _result_rows(form: MatchResultForm, match: Match) -> list[dict]:
     :func:`games.engine.set_starter`), each ``{"field", "colour", "name", "starts"}``; the set's
     ``termination`` and ``moves`` fields; ``errors`` (each reason once) and ``first_invalid`` (the id of
     its first field in error, for the summary's link). Fields in error get ``aria-invalid`` and point
-    to the set's error text (``aria-describedby``)."""
-    from games import engine
+    to the set's error text (``aria-describedby``). A knockout's decider rows are labelled "Decider 1 (set 4)"
+    and started as the lot says (:func:`tournaments.knockout.row_info`)."""
 
     def name(entry) -> str:
         p = entry.player
@@ -367,11 +377,14 @@ def _result_rows(form: MatchResultForm, match: Match) -> list[dict]:
 
     names = {"white": name(match.white), "black": name(match.black)}
     rows = []
+    from tournaments.knockout import row_info
+
     for n, w, b, term, moves in form.set_rows():
-        starter = "white" if engine.set_starter(n) == 0 else "black"
+        label, starter = row_info(match, n)  # a knockout's decider: by the lot (None: not drawn yet)
         other = "black" if starter == "white" else "white"
         fields = {"white": w, "black": b}
-        stores = [{"field": fields[c], "colour": c, "name": names[c], "starts": c == starter} for c in (starter, other)]
+        stores = [{"field": fields[c], "colour": c, "name": names[c], "starts": c == starter}
+                  for c in ((starter, other) if starter else ("white", "black"))]
         in_order = [stores[0]["field"], stores[1]["field"], term, moves]
         errors: list[str] = []
         invalid = [bf for bf in in_order if bf.errors]
@@ -381,7 +394,7 @@ def _result_rows(form: MatchResultForm, match: Match) -> list[dict]:
                     errors.append(e)
             bf.field.widget.attrs.update({"aria-invalid": "true", "aria-describedby": f"set{n}-errors"})
         rows.append({
-            "n": n, "label": _("Set %(n)s") % {"n": n}, "starter": starter, "stores": stores, "termination": term,
+            "n": n, "label": label, "starter": starter, "stores": stores, "termination": term,
             "moves": moves, "errors": errors, "first_invalid": invalid[0].id_for_label if invalid else "",
         })
     return rows
@@ -494,25 +507,38 @@ def live_json(request, slug: str):
 
 
 def standings(request, slug: str):
-    """Standings with the tournament's tie-breaks; public once published."""
+    """Standings with the tournament's tie-breaks; public once published. A knockout shows its final
+    ranking instead (:func:`tournaments.knockout_views.standings`)."""
     t = _tournament(request, slug)
+    if t.system == Tournament.System.KNOCKOUT:
+        from tournaments import knockout_views
+
+        return knockout_views.standings(request, t)
     can_org = access.can_organise(request.user, t)
     if not t.standings_published and not can_org:
         return render(request, "tournaments/not_published.html", {"t": t}, status=404)
     lang, public_only = _lang(), not can_org
+    categories, code, unknown = _chosen_category(request, t, public=public_only)
 
     def body() -> str:
-        st = selectors.tournament_standings(tournament=t, public_only=public_only, lang=lang)
+        category = None
+        if code:
+            category, st = category_selectors.category_standings(
+                tournament=t, code=code, public_only=public_only, lang=lang
+            )
+        else:
+            st = selectors.tournament_standings(tournament=t, public_only=public_only, lang=lang)
         return render_to_string(
             "tournaments/_standings_body.html",
-            {"t": t, "st": st, "tiebreak_rules_text": selectors.tiebreak_rules_text(st.tiebreak_rules)},
+            {"t": t, "st": st, "category": category,
+             "tiebreak_rules_text": selectors.tiebreak_rules_text(st.tiebreak_rules)},
         )
 
     context = {
-        "t": t, "can_organise": can_org,
-        # the table (and its heading) as HTML, cached per tournament version, language and audience
+        "t": t, "can_organise": can_org, "categories": categories, "category_code": code, "unknown_category": unknown,
+        # the table (and its heading) as HTML, cached per tournament version, language, audience and category
         "body": mark_safe(caching.tournament_cached(  # noqa: S308 - rendered by our own template
-            "standings-html", tournament=t, parts=(lang,), public=public_only, build=body
+            "standings-html", tournament=t, parts=(lang, code) if code else (lang,), public=public_only, build=body
         )),
     }
     if can_org:
@@ -536,13 +562,44 @@ def crosstable(request, slug: str):
     if not t.standings_published and not access.can_organise(request.user, t):
         return render(request, "tournaments/not_published.html", {"t": t}, status=404)
     lang = _lang()
+    categories, code, unknown = _chosen_category(request, t, public=True)
 
     def table_html() -> str:
-        table = selectors.tournament_crosstable(tournament=t, public_only=True, lang=lang)
-        return render_to_string("tournaments/_crosstable_table.html", {"t": t, "table": table})
+        category = None
+        if code:
+            category, table = category_selectors.category_crosstable(tournament=t, code=code, public_only=True,
+                                                                     lang=lang)
+        else:
+            table = selectors.tournament_crosstable(tournament=t, public_only=True, lang=lang)
+        return render_to_string("tournaments/_crosstable_table.html", {"t": t, "table": table, "category": category})
 
-    html = caching.tournament_cached("crosstable-html", tournament=t, parts=(lang,), public=True, build=table_html)
-    return render(request, "tournaments/crosstable.html", {"t": t, "table_html": mark_safe(html)})  # noqa: S308
+    html = caching.tournament_cached("crosstable-html", tournament=t, parts=(lang, code) if code else (lang,),
+                                     public=True, build=table_html)
+    return render(request, "tournaments/crosstable.html", {
+        "t": t, "table_html": mark_safe(html),  # noqa: S308 - rendered by our own template
+        "categories": categories, "category_code": code, "unknown_category": unknown,
+    })
+
+
+def _chosen_category(request, t: Tournament, *, public: bool) -> tuple[tuple, str, str]:
+    """The tournament's categories (:class:`tournaments.category_selectors.CategoryInfo`, cached per
+    version: no query on a warm page), the code of the one ``?category=`` chose ("" for the whole field)
+    and the text asked for when no category has it ("" otherwise). Only a known code reaches a cache key."""
+    categories = _category_infos(t, public=public)
+    asked = (request.GET.get("category") or "").strip()
+    if not asked:
+        return categories, "", ""
+    try:
+        return categories, category_selectors.find_category(categories, asked).code, ""
+    except ApplicationError:
+        return categories, "", asked[:40]
+
+
+def _category_infos(t: Tournament, *, public: bool) -> tuple:
+    """The tournament's categories for the menus, cached per version (tournaments/caching.py)."""
+    return caching.tournament_cached(
+        "categories", tournament=t, public=public, build=lambda: category_selectors.category_infos(tournament=t)
+    )
 
 
 def crosstable_pdf(request, slug: str):
@@ -731,6 +788,11 @@ def tournament_create(request):
                 acceleration=d.get("acceleration") or Tournament.Acceleration.NONE,
                 tiebreak_rules=d.get("tiebreak_rules") or Tournament.TiebreakRules.AUTO,
                 second_cycle_swap=d.get("second_cycle_swap", True),
+                # knockout sections (issue 14)
+                knockout_sets=d.get("knockout_sets") or [], third_place_match=d.get("third_place_match") or False,
+                level_match_rule=d.get("level_match_rule") or Tournament.LevelMatchRule.DECIDERS,
+                max_deciders=d.get("max_deciders") or 0, qualified_from=d.get("qualified_from"),
+                qualifiers=d.get("qualifiers"),
             )
         except ApplicationError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)

@@ -4,7 +4,8 @@ Sources: the federation rules (Kural 1-14), the how-to-play guide (003 §1-§6, 
 children's sheet's castle variant (004), as digested in RULES.md. Board convention: 14 cells, index
 0..5 first player's pits 1..6, 6 first store, 7..12 second player's pits 1..6, 13 second store.
 See :mod:`games.engine.game` for positions and moves, :mod:`games.engine.results` for set/match
-results, :mod:`games.engine.validate` for checking submitted records, :mod:`games.engine.notation`
+results, :mod:`games.engine.knockout` for who advances from a knockout match,
+:mod:`games.engine.validate` for checking submitted records, :mod:`games.engine.notation`
 for the game record format and ``python -m games.engine --help`` for the command line.
 
 Interpretations made by the engine where RULES.md is silent (each has a test):
@@ -70,6 +71,16 @@ from .results import (
     set_stones_for_match,
 )
 from .validate import validate_record
+from .knockout import (
+    LEVEL_MATCH_RULES,
+    DeciderNotAllowedError,
+    DeciderNotNeededError,
+    KnockoutResult,
+    KnockoutSetsError,
+    KnockoutSettingsError,
+    knockout_match_result,
+    knockout_set_starter,
+)
 
 __all__ = [
     "TOTAL_STONES",
@@ -91,6 +102,14 @@ __all__ = [
     "set_starter",
     "set_stones_for_match",
     "validate_record",
+    "LEVEL_MATCH_RULES",
+    "KnockoutResult",
+    "knockout_match_result",
+    "knockout_set_starter",
+    "KnockoutSetsError",
+    "KnockoutSettingsError",
+    "DeciderNotNeededError",
+    "DeciderNotAllowedError",
     "RulesError",
     "InvalidPositionError",
     "UnknownVariantError",

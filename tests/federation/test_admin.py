@@ -94,6 +94,16 @@ def world(superuser):
                                 text="1. ...", source="kayitlar.txt")
     TrfImport.objects.create(created_by=superuser, status=TrfImport.Status.DONE, progress=100, players=4, cells=4,
                              source="yonetim.trf", data=b"001    1", tournament=t)
+    from tournaments.models import Event, EventRegistration  # a multi-section event, t its section
+
+    event = Event.objects.create(slug="yonetim-etkinligi", name="Yönetim Etkinliği", start_date=dt.date(2026, 1, 10),
+                                 created_by=superuser)
+    Tournament.objects.filter(pk=t.pk).update(event=event, section_birth_year_min=1990)
+    EventRegistration.objects.create(event=event, player=players[0], section=t)
+    from tournaments.models import Category, Prize  # a category ranking and its prize
+
+    u12 = Category.objects.create(tournament=t, code="U12", name="12 Yaş Altı", kind=Category.Kind.AGE, max_age=12)
+    Prize.objects.create(tournament=t, category=u12, place=1, label="Kupa", value=Decimal("100"))
     return t
 
 

@@ -181,7 +181,8 @@ def test_schema_has_every_endpoint(db):
     assert {"status", "system", "year"} <= params
     assert "multipart/form-data" in paths["/api/tournaments/import-trf/"]["post"]["requestBody"]["content"]
     result = schema["components"]["schemas"]["MatchResultInput"]
-    assert set(result["properties"]) == {"sets", "forfeit", "version", "reason"}
+    # decider_starter: the lot for a knockout's first decider set (issue 14)
+    assert set(result["properties"]) == {"sets", "forfeit", "version", "reason", "decider_starter"}
 
 
 def test_schema_validates_without_warnings(db, tmp_path):

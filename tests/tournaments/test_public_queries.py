@@ -22,7 +22,7 @@ PAGES = [
     ("/", 1, 1, False),
     (f"/t/{SLUG}/", 6, 6, False),
     (f"/t/{SLUG}/round/1/", 8, 8, False),
-    (f"/t/{SLUG}/standings/", 5, 1, True),
+    (f"/t/{SLUG}/standings/", 6, 1, True),  # + the categories of the menu (cached with the table)
     (f"/t/{SLUG}/crosstable/", 7, 1, True),
     (f"/t/{SLUG}/live/", 4, 1, True),
     (f"/t/{SLUG}/tv/", 4, 1, True),
@@ -34,9 +34,10 @@ PAGES = [
     ("/ratings/", 11, 7, False),  # + the parameter set in force, + the current official list
     ("/clubs/", 1, 1, False),
     ("/api/tournaments/", 2, 2, False),
-    (f"/api/tournaments/{SLUG}/", 3, 3, False),
+    (f"/api/tournaments/{SLUG}/", 4, 4, False),  # + its categories (issue 14)
     (f"/api/tournaments/{SLUG}/rounds/1/", 5, 5, False),
     (f"/api/tournaments/{SLUG}/standings/", 5, 1, True),
+    (f"/t/{SLUG}/prizes/", 8, 1, True),  # categories, entries' facts, prizes + the standings' own
     ("/api/ratings/", 5, 2, False),
     ("/api/ratings/players/CT-1/history/", 3, 3, False),
     ("/api/players/", 2, 2, False),

@@ -4,7 +4,8 @@ A 300-player, 9-round crosstable has about 5,000 cells; Django's template loop o
 times what joining escaped strings does, and the page is rendered on every new version (every result
 entered). Same HTML as the loop it replaces: rank (``=`` when shared), starting number, name, rating
 (blank when 0), one ``td.cell`` per round, points in ``<strong>``, the tie-breaks
-(:func:`federation.formatting.points` / :func:`federation.formatting.number`).
+(:func:`federation.formatting.points` / :func:`federation.formatting.number`). In a category's table
+(``StandingLine.overall_rank`` set) the overall rank follows the rank.
 """
 from __future__ import annotations
 
@@ -25,8 +26,9 @@ def crosstable_rows(table) -> SafeString:
         line = row.line
         cells = "".join(f'<td class="cell">{escape(c.text)}</td>' for c in row.cells)
         tiebreaks = "".join(f'<td class="num">{escape(formatting.number(v, 2))}</td>' for v in line.tiebreaks)
+        overall = "" if line.overall_rank is None else f'<td class="num">{line.overall_rank}</td>'  # a category
         out.append(
-            f'<tr><td class="num">{line.rank}{"=" if line.shared else ""}</td>'
+            f'<tr><td class="num">{line.rank}{"=" if line.shared else ""}</td>{overall}'
             f'<td class="num">{line.start_no}</td><td class="name">{escape(line.name)}</td>'
             f'<td class="num">{line.rating or ""}</td>{cells}'
             f'<td class="num"><strong>{escape(formatting.points(line.points))}</strong></td>{tiebreaks}</tr>'
