@@ -57,7 +57,8 @@ def su_client(client, superuser):
 def world(superuser):
     """A row of every registered model: a club, players, a rated tournament with a closed round (coin
     toss, a played match with sets, a forfeit), a bye requested ahead, a pairing change, the rating
-    run's rows and a record import."""
+    run's rows, a record import, an event with its registration, a category with a prize, two teams and
+    their team match."""
     now = timezone.now()
     club = ClubFactory(name="Ankara Mangala Kulübü", city="Ankara")
     players = [PlayerFactory(club=club, last_name=name, first_name="Ayşe") for name in ("Çelik", "Öztürk", "Şahin", "Güneş")]
@@ -104,6 +105,13 @@ def world(superuser):
 
     u12 = Category.objects.create(tournament=t, code="U12", name="12 Yaş Altı", kind=Category.Kind.AGE, max_age=12)
     Prize.objects.create(tournament=t, category=u12, place=1, label="Kupa", value=Decimal("100"))
+    from tournaments.models import Team, TeamMatch, TeamMember  # two teams meeting in round 1
+
+    team_a = Team.objects.create(tournament=t, name="Atatürk Ortaokulu", seed_no=1)
+    team_b = Team.objects.create(tournament=t, name="Barbaros Ortaokulu", seed_no=2)
+    TeamMember.objects.create(team=team_a, entry=e[0], board=1)
+    TeamMember.objects.create(team=team_b, entry=e[1], board=1)
+    TeamMatch.objects.create(round=r1, number=1, white_team=team_a, black_team=team_b)
     return t
 
 
