@@ -311,7 +311,7 @@ class RoundSummarySerializer(serializers.ModelSerializer):
 
 
 #: ``format`` of a tournament in the API: individual players, or teams (team championships, issue 14).
-TOURNAMENT_FORMATS = ["individual", "team"]
+TOURNAMENT_FORMATS = Tournament.Format.choices
 
 
 class TournamentListOutputSerializer(serializers.ModelSerializer):

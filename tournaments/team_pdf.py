@@ -37,7 +37,7 @@ def team_pdf_context(*, tournament: Tournament, lang: str = "tr", public_only: b
 
 def team_pdf_html(context: dict, *, lang: str = "tr") -> str:
     with translation.override(lang):
-        return render_to_string("tournaments/teams/pdf.html", context)
+        return render_to_string("tournaments/teams/standings_pdf.html", context)
 
 
 def team_pdf_bytes(*, tournament: Tournament, lang: str = "tr", public_only: bool = True) -> bytes:

@@ -267,6 +267,7 @@ SPECTACULAR_SETTINGS = {
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "RoundStatusEnum": "tournaments.models.Round.Status",
         "VariantEnum": "tournaments.models.Tournament.Variant",
+        "FormatEnum": "tournaments.models.Tournament.Format",
         "SideEnum": ["first", "second"],
         "HalfOrZeroByeEnum": ["half", "zero"],
         "JobStatusEnum": ["queued", "running", "done", "failed"],
