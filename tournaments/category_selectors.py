@@ -69,11 +69,9 @@ def find_category(categories, code: str):
 
 
 def category_age_year(tournament: Tournament) -> int:
-    """The year ages are counted in (:func:`tournaments.standings.categories.age_year`): the tournament's
-    start year, else its event's reference year, else this year."""
-    event_year = None
-    if tournament.start_date is None and tournament.event_id is not None:
-        event_year = tournament.event.age_year
+    """The year ages are counted in (:func:`tournaments.standings.categories.age_year`): its event's
+    reference year, else the tournament's start year, else this year."""
+    event_year = tournament.event.age_year if tournament.event_id is not None else None
     return age_year(
         start_year=tournament.start_date.year if tournament.start_date else None,
         event_year=event_year, current_year=timezone.localdate().year,

@@ -88,7 +88,7 @@ def test_sex_rating_club_and_city_rules():
 def test_members_and_the_year_ages_are_counted_in():
     players = [facts(1, birth_year=2015), facts(2, birth_year=2010), facts(3, birth_year=2014)]
     assert members(players, CategoryRule(code="U12", kind="age", max_age=12), year=2026) == frozenset({1, 3})
-    assert age_year(start_year=2026, event_year=2025, current_year=2030) == 2026
+    assert age_year(start_year=2026, event_year=2025, current_year=2030) == 2025
     assert age_year(start_year=None, event_year=2025, current_year=2030) == 2025
     assert age_year(start_year=None, event_year=None, current_year=2030) == 2030
 
@@ -624,7 +624,7 @@ def test_settings_page_is_for_organisers_only(school):
     assert r.status_code == 302 and "/accounts/login/" in r["Location"]
 
 
-def test_ages_are_counted_in_the_start_year_else_the_events_year(org, english):
+def test_ages_are_counted_in_the_events_year_else_the_start_year(org, english):
     from django.utils import timezone
 
     from tournaments.models import Event
@@ -640,7 +640,13 @@ def test_ages_are_counted_in_the_start_year_else_the_events_year(org, english):
     t.refresh_from_db()
     assert category_selectors.category_age_year(t) == 2027
     assert category_selectors.category_members(tournament=t, categories=[u12])["U12"] == frozenset()  # 13 in 2027
+    # a section starting in 2026 of an event whose reference date is in 2027: the event's year, as for
+    # the section's own birth-year rule
     Tournament.objects.filter(pk=t.pk).update(start_date=dt.date(2026, 6, 1))
+    t.refresh_from_db()
+    assert category_selectors.category_age_year(t) == 2027
+    assert category_selectors.category_members(tournament=t, categories=[u12])["U12"] == frozenset()
+    Tournament.objects.filter(pk=t.pk).update(event=None)
     t.refresh_from_db()
     assert category_selectors.category_age_year(t) == 2026
     assert len(category_selectors.category_members(tournament=t, categories=[u12])["U12"]) == 1

@@ -20,8 +20,9 @@ later. This is the FIDE style "under 12 on 1 January of the year" of the youth c
 born in 2014 is 11 on 1 January 2026; only a birthday on 1 January itself differs, and the day is not
 known). ``min_age`` works the other way: ``min_age=50``
 (a 50+ table) = born in or before year − 50. The year ages are counted in is, by
-:func:`age_year`, the tournament's start year, else its event's reference year (``Event.age_year``),
-else the current year.
+:func:`age_year`, the reference year of the event the tournament is a section of (``Event.age_year``:
+one year for the sections' rules and their categories alike), else the tournament's start year, else the
+current year.
 
 Sources: FIDE Handbook (World Youth / Cadet / Senior Championships regulations, age on 1 January);
 common practice of national youth championships (one open, category prizes).
@@ -86,12 +87,13 @@ class CategoryPlace:
 
 
 def age_year(*, start_year: int | None, event_year: int | None, current_year: int) -> int:
-    """The year ages are counted in: the tournament's start year, else its event's reference year
-    (``Event.age_year``), else ``current_year``."""
-    if start_year is not None:
-        return start_year
+    """The year ages are counted in: the reference year of the event the tournament is a section of
+    (``Event.age_year``, which also places players in sections), else the tournament's start year, else
+    ``current_year``. ``age_year(start_year=2026, event_year=2025, current_year=2030)`` → 2025."""
     if event_year is not None:
         return event_year
+    if start_year is not None:
+        return start_year
     return current_year
 
 
