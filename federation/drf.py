@@ -105,7 +105,7 @@ class Pagination(pagination.LimitOffsetPagination):
         raw = request.query_params.get(name)
         if raw in (None, ""):
             return default
-        if not raw.isdigit() or not lo <= int(raw) <= hi:
+        if not (raw.isascii() and raw.isdigit()) or not lo <= int(raw) <= hi:
             raise ValidationFailed(f"{name} must be a whole number from {lo} to {hi}.", field=name)
         return int(raw)
 

@@ -179,7 +179,7 @@ def club_q(value: str, *, prefix: str = "club") -> Q:
     the short name compared folded, so "izok" finds "İZOK"); ids beyond 9 digits cannot exist and match
     nothing (no integer overflow in the database)."""
     value = (value or "").strip()
-    if value.isdigit():
+    if value.isascii() and value.isdigit():
         return Q(**{f"{prefix}_id": int(value)}) if len(value) <= 9 else Q(pk__in=[])
     key = search_fold(value)
     if not key:

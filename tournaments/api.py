@@ -214,7 +214,7 @@ class TournamentHistoryApi(APIView):
             raw = request.query_params.get(name)
             if raw in (None, ""):
                 continue
-            if not raw.isdigit() or not lo <= int(raw) <= hi:
+            if not (raw.isascii() and raw.isdigit()) or not lo <= int(raw) <= hi:
                 raise ValidationFailed(_("Must be a whole number from %(lo)d to %(hi)d.") % {"lo": lo, "hi": hi},
                                        field=name)
             params[name] = int(raw)
@@ -514,7 +514,7 @@ def _if_match_version(header: str | None) -> int | None:
     if text.startswith("W/"):
         text = text[2:]
     text = text.strip('"')
-    if not text.isdigit() or not 1 <= int(text) <= 2_000_000_000:
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 2_000_000_000:
         raise ValidationFailed(_('If-Match must be the version you saw, e.g. "3".'), field="If-Match")
     return int(text)
 

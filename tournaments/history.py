@@ -76,7 +76,7 @@ _OUT_KEY = {"white_id": "white", "black_id": "black", "entry_id": "player", "pla
 
 from federation.models import Player
 from tournaments.models import Absence, Entry, ForbiddenPair, Match, Round, SetResult, Tournament, TournamentRole
-from tournaments.models import Category, Prize
+from tournaments.models import Category, Prize, Team, TeamMember
 
 #: Fields shown for each tracked model (ids are turned into readable values below).
 _FIELDS = {
@@ -91,8 +91,11 @@ _FIELDS = {
     "ForbiddenPair": ["first_id", "second_id", "first_round", "last_round", "reason"],
     "Category": ["code", "name", "kind", "max_age", "min_age", "rating_min", "rating_max", "club_id", "city", "order"],
     "Prize": ["category_id", "place", "label", "value"],
+    "Team": ["name", "short_name", "seed_no", "withdrawn"],
+    "TeamMember": ["team_id", "entry_id", "board", "reserve"],
 }
-_ORDER = ["Match", "Round", "Entry", "Absence", "ForbiddenPair", "TournamentRole", "Category", "Prize", "Tournament"]
+_ORDER = ["Match", "Round", "Entry", "Absence", "ForbiddenPair", "TournamentRole", "Category", "Prize", "Team",
+          "TeamMember", "Tournament"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +239,7 @@ class _Names:
             u.pk: (u.get_full_name() or u.username) for u in get_user_model().objects.filter(pk__in=user_ids)
         }
         self.category = {r.id: r.code for r in rows_by_model.get("Category", [])}  # the last known code
+        self.team = {r.id: r.name for r in rows_by_model.get("Team", [])}  # the last known name
         club_ids = {r.club_id for r in rows_by_model.get("Category", []) if r.club_id}
         self.club = {}
         if club_ids:
@@ -254,6 +258,8 @@ class _Names:
             return self.user.get(value, f"#{value}")
         if field == "category_id":
             return self.category.get(value, f"#{value}")
+        if field == "team_id":
+            return self.team.get(value, f"#{value}")
         if field == "club_id":
             return self.club.get(value, f"#{value}")
         return _json(value)
@@ -285,12 +291,16 @@ class _Names:
         if model == "Prize":
             where = self.category.get(row.category_id, row.category_id) if row.category_id else _("overall")
             return _("Prize %(list)s, place %(p)d") % {"list": where, "p": row.place}, None, None
+        if model == "Team":
+            return self.team.get(row.id, row.name), None, None
+        if model == "TeamMember":
+            return _("Player %(p)s") % {"p": self.entry.get(row.entry_id, row.entry_id)}, None, None
         return model, None, None
 
 
 _MODELS = {"Tournament": Tournament, "TournamentRole": TournamentRole, "Entry": Entry, "Round": Round,
            "Match": Match, "SetResult": SetResult, "Absence": Absence, "ForbiddenPair": ForbiddenPair,
-           "Category": Category, "Prize": Prize}
+           "Category": Category, "Prize": Prize, "Team": Team, "TeamMember": TeamMember}
 
 
 def _set_text(row) -> str:
@@ -393,7 +403,7 @@ def _fold(members: list, names: _Names) -> HistoryItem | None:
                                 places[lb][0] or 0, places[lb][1] or 0))
     prefer = {"round": "Round", "entry": "Entry", "bye": "Absence", "tournament": "Tournament",
               "result": "Match", "pairing": "Match", "standings": "Tournament", "forbidden_pair": "ForbiddenPair",
-              "category": "Category", "prize": "Prize"}.get(action.split(".")[0])
+              "category": "Category", "prize": "Prize", "team": "Team"}.get(action.split(".")[0])
     main = next((lb for lb in labels if places[lb][2] == prefer), None) or labels[0]
     n, b, _model = places[main]
     if len(labels) == 1:

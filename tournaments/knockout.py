@@ -105,7 +105,7 @@ def clean_knockout_sets(value) -> list[int]:
     parts = [p for p in re.split(r"[\s,;]+", value.strip()) if p] if isinstance(value, str) else list(value)
     out = []
     for p in parts:
-        if isinstance(p, bool) or not (isinstance(p, int) or (isinstance(p, str) and p.isdigit())):
+        if isinstance(p, bool) or not (isinstance(p, int) or (isinstance(p, str) and p.isascii() and p.isdigit())):
             raise ValidationFailed(message, field="knockout_sets")
         n = int(p)
         if n not in SET_CHOICES:

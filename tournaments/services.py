@@ -526,7 +526,8 @@ def _give_missed_byes(*, entry: Entry, rounds, kind: str) -> list[int]:
 
 @audited("entry.add")
 @transaction.atomic
-def entry_add(*, tournament: Tournament, player: Player, user=None, missed_rounds: str = "zero") -> Entry:
+def entry_add(*, tournament: Tournament, player: Player, user=None, missed_rounds: str = "zero",
+              team_member: bool = False) -> Entry:
     """Enter ``player``; before round 1 starting numbers are re-sorted by rating (desc), then name
     (C.04.2 A.2); a late entry takes the next number.
 
@@ -534,8 +535,9 @@ def entry_add(*, tournament: Tournament, player: Player, user=None, missed_round
     played — never a silent absence. While the last round is paired but not played, the player is
     refused with code ``round_paired_not_played`` (delete that pairing, add, pair again).
     Raises Conflict when already entered, the event is finished or archived, the player is
-    deactivated or merged, or a round robin has started; ValidationFailed for another
-    ``missed_rounds``.
+    deactivated or merged, or a round robin has started, or the event is a team event (its players are
+    entered as members of a team: :func:`tournaments.teams.team_member_add` passes ``team_member``);
+    ValidationFailed for another ``missed_rounds``.
     """
     if user is not None:
         access.require(access.can_organise(user, tournament))
@@ -551,6 +553,9 @@ def entry_add(*, tournament: Tournament, player: Player, user=None, missed_round
         raise Conflict(_("A round robin cannot take late entries."), field="player")
     if late and tournament.system == Tournament.System.KNOCKOUT:
         raise Conflict(_("A knockout cannot take late entries: the bracket is drawn."), field="player")
+    if tournament.format == Tournament.Format.TEAM and not team_member:
+        raise Conflict(_("The players of a team event are entered as members of a team (the teams page)."),
+                       field="player", code="team_event")
     if tournament.qualified_from_id:
         raise Conflict(
             _("The players of this final stage qualify from %(t)s; they are entered when round 1 is paired.")
@@ -1321,7 +1326,7 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
                 res = engine.set_result(int(s.white_store), int(s.black_store), withdrawn_by=withdrawn_by)
                 if s.moves.strip():
                     starter_first = starts(i) == "white"
-                    moves = [int(x) if x.isdigit() else x for x in s.moves.split()]
+                    moves = [int(x) if x.isdecimal() else x for x in s.moves.split()]
                     # the record is from the starter's point of view: first = starter
                     a, b = (res.first, res.second) if starter_first else (res.second, res.first)
                     wb = withdrawn_by

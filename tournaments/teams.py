@@ -35,6 +35,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from federation.audit import audit_context
+from federation.collation import turkish_lower
 from federation.errors import Conflict, NotFound, ValidationFailed
 from federation.models import Club, Player
 from federation.validators import first_control_character
@@ -135,6 +136,15 @@ def team_tournament_create(*, name: str, rounds_total: int, boards_per_team: int
 # --------------------------------------------------------------------------------------------
 
 
+def _team_name_taken(tournament: Tournament, name: str, *, exclude: int | None = None) -> bool:
+    """Is ``name`` the name of another team of ``tournament``, case not counted — in Turkish too
+    ("İzmir" = "izmir", "IŞIK" = "ışık"), which the database's ``iexact`` does not know (SQLite folds
+    ASCII letters only)?"""
+    keys = {turkish_lower(name), name.casefold()}
+    others = tournament.teams.exclude(pk=exclude) if exclude is not None else tournament.teams.all()
+    return any({turkish_lower(n), n.casefold()} & keys for n in others.values_list("name", flat=True))
+
+
 @_audited("team.create")
 @transaction.atomic
 def team_create(*, tournament: Tournament, name: str, short_name: str = "", club: Club | None = None,
@@ -147,7 +157,7 @@ def team_create(*, tournament: Tournament, name: str, short_name: str = "", club
     _require_not_started(tournament)
     name = _text(name, "name", 120, required=True)
     short_name = _text(short_name, "short_name", 20)
-    if tournament.teams.filter(name__iexact=name).exists():
+    if _team_name_taken(tournament, name):
         raise ValidationFailed(_("There is already a team called %(n)s.") % {"n": name}, field="name")
     seed = (tournament.teams.aggregate(m=Max("seed_no"))["m"] or 0) + 1
     team = Team.objects.create(tournament=tournament, name=name, short_name=short_name, club=club, seed_no=seed)
@@ -168,7 +178,7 @@ def team_update(*, team: Team, user=None, reason: str = "", **changes) -> Team:
     team = Team.objects.select_for_update().get(pk=team.pk)
     if "name" in changes:
         name = _text(changes["name"], "name", 120, required=True)
-        if tournament.teams.filter(name__iexact=name).exclude(pk=team.pk).exists():
+        if _team_name_taken(tournament, name, exclude=team.pk):
             raise ValidationFailed(_("There is already a team called %(n)s.") % {"n": name}, field="name")
         team.name = name
     if "short_name" in changes:
@@ -249,7 +259,7 @@ def team_member_add(*, team: Team, player: Player, reserve: bool = False, board:
     _require_team_event(tournament)
     _require_not_started(tournament)
     members = _ordered_members(team)
-    entry = services.entry_add(tournament=tournament, player=player, user=user)
+    entry = services.entry_add(tournament=tournament, player=player, user=user, team_member=True)
     member = TeamMember(team=team, entry=entry, board=10000 + len(members), reserve=bool(reserve))
     member.save()
     regulars = [m for m in members if not m.reserve]

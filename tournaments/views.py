@@ -485,7 +485,7 @@ def live_json(request, slug: str):
 
     t = _tournament(request, slug)
     number = request.GET.get("round")
-    if number is not None and not number.isdigit():
+    if number is not None and not (number.isascii() and number.isdigit()):
         raise Http404("round")
     live = _live_data(request, t, int(number) if number is not None else None)
     if live is None:
@@ -997,13 +997,13 @@ def _trf_page_choices(post) -> tuple[dict[int, str | None], set[int]]:
     ``choose_<start no>`` (one of several known players; blank: a new player) and ``confirm_<start no>``
     (a FIDE id conflict confirmed: the value is the FIDE id; blank: refused)."""
     def numbers(key: str) -> set[int]:
-        return {int(n) for n in post.getlist(key) if n.isdigit()}
+        return {int(n) for n in post.getlist(key) if n.isascii() and n.isdigit()}
 
     refused = (numbers("offered") - numbers("keep")) | numbers("refused")
     out: dict[int, str | None] = {n: None for n in refused}
     for key in post:
         prefix, _sep, no = key.partition("_")
-        if prefix in ("choose", "confirm") and no.isdigit():
+        if prefix in ("choose", "confirm") and no.isascii() and no.isdigit():
             value = (post.get(key) or "").strip()[:20]
             if value:
                 out[int(no)] = value
