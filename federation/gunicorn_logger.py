@@ -47,7 +47,7 @@ class JsonLogger(Logger):
             "http": {
                 "method": environ.get("REQUEST_METHOD", ""),
                 "path": environ.get("PATH_INFO", ""),
-                "status": int(status) if str(status).isdigit() else status,
+                "status": int(status) if str(status).isdecimal() else status,
                 "bytes": getattr(resp, "sent", None),
                 "ms": round(request_time.total_seconds() * 1000, 1),
             },

@@ -142,7 +142,7 @@ def _check_rule(kind: str, values: dict) -> dict:
     elif kind == Category.Kind.CLUB:
         club = values.get("club")
         if club is not None and not isinstance(club, Club):
-            club = Club.objects.filter(pk=club).first() if str(club).isdigit() else None
+            club = Club.objects.filter(pk=club).first() if str(club).isdecimal() else None
             if club is None:
                 raise ValidationFailed(_("No such club."), field="club")
         if club is None:
@@ -286,7 +286,7 @@ def _check_category(tournament: Tournament, category) -> Category | None:
         return None
     if not isinstance(category, Category):
         category = Category.objects.filter(tournament=tournament, pk=category).first() \
-            if str(category).isdigit() else None
+            if str(category).isdecimal() else None
     if category is None or category.tournament_id != tournament.pk:
         raise ValidationFailed(_("Choose a category of this tournament."), field="category")
     return category

@@ -155,7 +155,7 @@ def set_findings(
             by = "second" if by == "first" else "first"
         try:
             engine.validate_record(
-                [int(x) if x.isdigit() else x for x in moves.split()], variant=variant,
+                [int(x) if x.isdecimal() else x for x in moves.split()], variant=variant,
                 first_stones=first, second_stones=second, withdrawn_by=by,
             )
         except ValueError as exc:

@@ -118,7 +118,7 @@ class TrfImportInputSerializer(serializers.Serializer):
             raise serializers.ValidationError(_("An object of starting numbers and federation ids (or null)."))
         out = {}
         for key, fed_id in value.items():
-            if not str(key).isdigit() or not 1 <= int(key) <= 9999:
+            if not str(key).isdecimal() or not 1 <= int(key) <= 9999:
                 raise serializers.ValidationError(_("%(key)s is not a starting number.") % {"key": repr(str(key)[:20])})
             if fed_id is not None and (not isinstance(fed_id, str) or len(fed_id) > 20):
                 raise serializers.ValidationError(_("%(key)s: a federation id (text) or null.") % {"key": key})

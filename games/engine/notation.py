@@ -224,7 +224,7 @@ class _Builder:
             if self.result_token is not None:
                 raise NotationError(_m(gettext_noop("%(token)r after the result token %(result)r"), token=token,
                                        result=self.result_token[0]), line)
-            if token.isdigit():
+            if token.isascii() and token.isdigit():
                 pit = int(token)
                 if not 1 <= pit <= 6:
                     raise NotationError(_m(_PIT_RANGE, n=len(self.moves) + 1, pit=token), line)

@@ -17,6 +17,22 @@ from tournaments.services import SetInput
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture(autouse=True)
+def english():
+    """Messages are asserted in English (the site's default language is Turkish)."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        yield
+
+
+@pytest.fixture
+def client(client):
+    """pytest-django's client asking for English pages."""
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    return client
+
 W, L, D = SetInput(30, 18), SetInput(18, 30), SetInput(24, 24)  # white wins, black wins, drawn set
 
 

@@ -122,6 +122,7 @@ def test_incomplete_record_error_names_record_line():
         ('[White "A"]\n\n1 2 3\n', r"^line 1: the record has no \[Result\] tag"),
         ('[Result "24-24"]\n1 2\n3 7\n', r"^line 3: move 4: pit must be 1\.\.6, not 7"),
         ('[Result "24-24"]\n1 2 x\n', r"^line 2: move 3: 'x' is not a pit number"),
+        ('[Result "24-24"]\n1 2 \u00b2\n', r"^line 2: move 3: '\u00b2' is not a pit number"),  # isdigit(), not int()
         ('4 1\n', r"^line 1: move text before any tag pair"),
         ('[Result "24-24"]\n[Variant "oware"]\n1\n', r"^line 2: unknown variant"),
         ('[Result "24-24"]\n[Termination "agreed"]\n1\n', r"^line 2: there are no agreed draws \(Kural 14\.6\)"),

@@ -29,7 +29,7 @@ from tournaments.trf_io import PlayerConflicts, tournament_import_trf
 
 def _player_choice(text: str) -> tuple[int, str | None]:
     no, sep, fed_id = text.partition("=")
-    if not sep or not no.strip().isdigit():
+    if not sep or not no.strip().isdecimal():
         raise CommandError(_("--player %(value)s: write START_NO=FEDERATION_ID (or START_NO= for a new player)")
                            % {"value": repr(text)}, returncode=2)
     return int(no), fed_id.strip() or None
