@@ -51,6 +51,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from tournaments.standings.tiebreaks import direct_encounter_groups
+
 __all__ = [
     "BoardPrizeRow",
     "BoardPrizeTable",
@@ -317,9 +319,9 @@ def _de_scores(lines: dict[int, _Line], members: list[int]) -> tuple[dict[int, f
 
 
 def _de_order(lines: dict[int, _Line], members: list[int]) -> list[list[int]]:
-    """C.07 §6 on a tied group of teams: sub-groups, best first (see the module docstring)."""
-    if len(members) < 2:
-        return [list(members)]
+    """C.07 §6 on a tied group of teams: sub-groups, best first (see the module docstring), by the
+    players' rule with match points (a won team match = 2)."""
+    return direct_encounter_groups(members, lambda ms: _de_scores(lines, ms), WIN_MP)
     scores, met = _de_scores(lines, members)
     size = len(members)
     if all(met[m] == size - 1 for m in members):

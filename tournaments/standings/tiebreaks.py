@@ -304,8 +304,15 @@ def _encounters(event: Event, members: Sequence[int]) -> tuple[dict[int, float],
     return scores, met
 
 
-def _de_order(event: Event, members: list[int]) -> list[list[int]]:
-    """Order a tied group by direct encounter; returns sub-groups, best first (C.07 Art. 6).
+def direct_encounter_groups(
+    members: Sequence[int], encounters, win: float
+) -> list[list[int]]:
+    """Order a tied group by direct encounter; returns sub-groups, best first (FIDE C.07 Art. 6).
+
+    ``encounters(members)`` -> ``(scores, met)``: each member's points in the encounters inside the group
+    (per opponent, averaged when they met more than once) and how many of the others they met; ``win`` is
+    what winning one encounter scores (1 for players, 2 match points for teams). Shared by the individual
+    (:func:`_de_order`) and the team tie-break (``tournaments.standings.teams``).
 
     * Every encounter inside the group took place (Art. 6.2): ranked by the points scored in
       them; members level on those points stay tied, and each smaller tied sub-group is ranked
@@ -314,8 +321,35 @@ def _de_order(event: Event, members: list[int]) -> list[list[int]]:
       alone at the top whatever the missing encounters would have given, i.e. their score is
       higher than the score any other member could reach by winning every encounter they did
       not play; Art. 6 is then applied again to the rest. Otherwise the whole group stays tied."""
+    members = list(members)
     if len(members) < 2:
-        return [list(members)]
+        return [members]
+    scores, met = encounters(members)
+    size = len(members)
+    if all(met[m] == size - 1 for m in members):
+        groups: list[list[int]] = []
+        for m in sorted(members, key=lambda m: -scores[m]):
+            if groups and scores[groups[-1][0]] == scores[m]:
+                groups[-1].append(m)
+            else:
+                groups.append([m])
+        if len(groups) == 1:
+            return groups
+        result: list[list[int]] = []
+        for g in groups:
+            result.extend(direct_encounter_groups(g, encounters, win) if len(g) > 1 else [g])
+        return result
+    leader = max(members, key=lambda m: scores[m])
+    reachable = max(scores[m] + (size - 1 - met[m]) * win for m in members if m != leader)
+    if scores[leader] > reachable:
+        rest = [m for m in members if m != leader]
+        return [[leader], *direct_encounter_groups(rest, encounters, win)]
+    return [members]
+
+
+def _de_order(event: Event, members: list[int]) -> list[list[int]]:
+    """Order a tied group of players by direct encounter (:func:`direct_encounter_groups`, C.07 Art. 6)."""
+    return direct_encounter_groups(members, lambda ms: _encounters(event, ms), WIN_POINTS)
     scores, met = _encounters(event, members)
     size = len(members)
     if all(met[m] == size - 1 for m in members):
