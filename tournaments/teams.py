@@ -38,7 +38,6 @@ from federation.audit import audit_context
 from federation.collation import turkish_lower
 from federation.errors import Conflict, NotFound, ValidationFailed
 from federation.models import Club, Player
-from federation.validators import first_control_character
 from tournaments import access, services
 from tournaments.models import Absence, CoinToss, Entry, Match, Round, Team, TeamMatch, TeamMember, Tournament
 from tournaments.pairing import PairingError, PairingPlayer, PointSystem, RoundRecord, berger_round, pair_dutch
@@ -89,16 +88,7 @@ def _require_not_started(tournament: Tournament, message: str | None = None) -> 
                        code="team_event_started")
 
 
-def _text(value, field: str, limit: int, *, required: bool = False) -> str:
-    text = "" if value is None else str(value)
-    if first_control_character(text) is not None:
-        raise ValidationFailed(_("Control characters (line breaks, NUL) are not allowed here."), field=field)
-    text = text.strip()
-    if required and not text:
-        raise ValidationFailed(_("This field is required."), field=field)
-    if len(text) > limit:
-        raise ValidationFailed(_("At most %(n)d characters.") % {"n": limit}, field=field)
-    return text
+_text = services._clean_text  # name fields: no control characters, stripped, a length limit
 
 
 # --------------------------------------------------------------------------------------------
