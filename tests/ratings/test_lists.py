@@ -230,7 +230,7 @@ def test_lists_are_published_in_date_order(league, staff):
     april = MAY - dt.timedelta(days=30)
     with pytest.raises(Conflict) as exc:
         services.rating_list_publish(published_on=april, user=staff)
-    assert exc.value.field == "published_on" and "date order" in str(exc.value.message)
+    assert exc.value.field == "published_on" and "tarih sırasıyla" in str(exc.value.message)  # Turkish: the default
     services.rating_list_withdraw(rating_list=may, user=staff, reason="önce nisan listesi")
     assert services.rating_list_publish(published_on=april, user=staff).in_force
     again = services.rating_list_publish(published_on=MAY, user=staff)
