@@ -107,7 +107,7 @@ def _organiser(user, tournament: Tournament, message: str) -> None:
 
 def _locked(tournament: Tournament) -> Tournament:
     """The tournament row, locked: writes of one tournament's lists run one at a time."""
-    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+    return Tournament.objects.select_for_update(of=("self",)).get(pk=tournament.pk)
 
 
 # --------------------------------------------------------------------------------------------
@@ -223,7 +223,7 @@ def category_update(*, category: Category, user=None, reason: str = "", **change
     unknown = sorted(set(changes) - set(CATEGORY_FIELDS))
     if unknown:
         raise ValidationFailed(_("%(f)s cannot be edited.") % {"f": unknown[0]}, field=unknown[0])
-    row = Category.objects.select_for_update().filter(pk=category.pk).first()
+    row = Category.objects.select_for_update(of=("self",)).filter(pk=category.pk).first()
     if row is None:
         raise NotFound(_("This category no longer exists."))
     if "code" in changes:
@@ -254,7 +254,7 @@ def category_delete(*, category: Category, user=None, reason: str = "") -> None:
     when it is already gone."""
     tournament = _locked(Tournament(pk=category.tournament_id))
     _organiser(user, tournament, _("Only the organiser can change the categories."))
-    row = Category.objects.select_for_update().filter(pk=category.pk).first()
+    row = Category.objects.select_for_update(of=("self",)).filter(pk=category.pk).first()
     if row is None:
         raise NotFound(_("This category no longer exists."))
     for prize in Prize.objects.filter(category=row):
@@ -363,7 +363,7 @@ def prize_update(*, prize: Prize, user=None, reason: str = "", **changes) -> Pri
     unknown = sorted(set(changes) - set(PRIZE_FIELDS))
     if unknown:
         raise ValidationFailed(_("%(f)s cannot be edited.") % {"f": unknown[0]}, field=unknown[0])
-    row = Prize.objects.select_for_update().filter(pk=prize.pk).first()
+    row = Prize.objects.select_for_update(of=("self",)).filter(pk=prize.pk).first()
     if row is None:
         raise NotFound(_("This prize no longer exists."))
     new = {
@@ -391,7 +391,7 @@ def prize_delete(*, prize: Prize, user=None, reason: str = "") -> None:
     """Delete a prize (the history keeps it). Raises PermissionDenied; NotFound when it is already gone."""
     tournament = _locked(Tournament(pk=prize.tournament_id))
     _organiser(user, tournament, _("Only the organiser can change the prize list."))
-    row = Prize.objects.select_for_update().filter(pk=prize.pk).first()
+    row = Prize.objects.select_for_update(of=("self",)).filter(pk=prize.pk).first()
     if row is None:
         raise NotFound(_("This prize no longer exists."))
     row.delete()

@@ -204,7 +204,7 @@ def event_update(*, event: Event, user=None, reason: str = "", **changes) -> Eve
     unknown = sorted(set(changes) - set(EVENT_SETTINGS))
     if unknown:
         raise ValidationFailed(_("%(f)s cannot be edited.") % {"f": unknown[0]}, field=unknown[0])
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    event = Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
     for name, limit in _TEXT_LIMITS.items():
         if name in changes:
             changes[name] = services._clean_text(changes[name], name, limit, required=name == "name")
@@ -279,7 +279,7 @@ def event_section_add(
     Conflict (a section of that name exists).
     """
     _require_organiser(user, event)
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    event = Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
     label = services._clean_text(name, "name", 120, required=True)
     low, high = _birth_year(birth_year_min, "birth_year_min"), _birth_year(birth_year_max, "birth_year_max")
     if low is not None and high is not None and high < low:
@@ -398,7 +398,7 @@ def event_registration_move(*, registration: EventRegistration, section: Tournam
     a section of another event or no reason."""
     event = registration.event
     _require_organiser(user, event)
-    reg = EventRegistration.objects.select_for_update().select_related("player").get(pk=registration.pk)
+    reg = EventRegistration.objects.select_for_update(of=("self",)).select_related("player").get(pk=registration.pk)
     section = _section_of(event, section)
     reason = services._clean_text(reason, "reason", NOTE_MAX)
     if not reason:
@@ -421,7 +421,7 @@ def event_registration_remove(*, registration: EventRegistration, user=None, rea
     paired a round: withdraw them there instead."""
     event = registration.event
     _require_organiser(user, event)
-    reg = EventRegistration.objects.select_for_update().select_related("player").filter(pk=registration.pk).first()
+    reg = EventRegistration.objects.select_for_update(of=("self",)).select_related("player").filter(pk=registration.pk).first()
     if reg is None:
         return
     played = _played_entries(event, reg.player_id, None)
@@ -461,7 +461,7 @@ def event_sections_sync(*, event: Event, user=None, missed_rounds: str = "zero")
     section has already paired a round. Players entered in a section without being on the list are
     left alone. All or nothing."""
     _require_organiser(user, event)
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    event = Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
     sections = {s.pk: s for s in event.sections.select_related("event")}
     regs = list(event.registrations.select_related("player"))
     entries: dict[int, list[Entry]] = defaultdict(list)

@@ -143,7 +143,7 @@ def team_create(*, tournament: Tournament, name: str, short_name: str = "", club
     event, and outside team events."""
     _require_organiser(user, tournament)
     _require_team_event(tournament)
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = Tournament.objects.select_for_update(of=("self",)).get(pk=tournament.pk)
     _require_not_started(tournament)
     name = _text(name, "name", 120, required=True)
     short_name = _text(short_name, "short_name", 20)
@@ -165,7 +165,7 @@ def team_update(*, team: Team, user=None, reason: str = "", **changes) -> Team:
     unknown = sorted(set(changes) - {"name", "short_name", "club", "withdrawn"})
     if unknown:
         raise ValidationFailed(_("%(f)s cannot be edited.") % {"f": unknown[0]}, field=unknown[0])
-    team = Team.objects.select_for_update().get(pk=team.pk)
+    team = Team.objects.select_for_update(of=("self",)).get(pk=team.pk)
     if "name" in changes:
         name = _text(changes["name"], "name", 120, required=True)
         if _team_name_taken(tournament, name, exclude=team.pk):
@@ -189,7 +189,7 @@ def team_seeds_sort(*, tournament: Tournament, user=None) -> list[Team]:
     then by name — before round 1 only."""
     _require_organiser(user, tournament)
     _require_team_event(tournament)
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = Tournament.objects.select_for_update(of=("self",)).get(pk=tournament.pk)
     _require_not_started(tournament)
     teams = list(tournament.teams.prefetch_related("members__entry"))
 
@@ -413,7 +413,7 @@ def team_round_pair(*, tournament: Tournament, user=None, coin_seed: str | None 
     """
     _require_organiser(user, tournament)
     _require_team_event(tournament)
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = Tournament.objects.select_for_update(of=("self",)).get(pk=tournament.pk)
     last = tournament.rounds.order_by("-number").first()
     if last is not None and last.status != Round.Status.CLOSED:
         raise Conflict(_("Round %(n)d is not closed yet.") % {"n": last.number})
