@@ -4,7 +4,8 @@
 #                     (Celery eager: no broker needed)
 #   make test         venv + install, the whole suite on SQLite (browser tests excluded; services tests skip
 #                     unless DATABASE_URL and REDIS_URL are set)
-#   make test-browser Playwright + Debian's /usr/bin/chromium (apt-get install -y chromium)
+#   make test-browser Playwright + Debian's /usr/bin/chromium (apt-get install -y chromium); axe-core by npm ci
+#                     (tests/browser/axe) for the accessibility checks when npm is there
 #   make test-services only tests/services (needs DATABASE_URL=postgres://... and REDIS_URL=redis://...)
 #   make bench        every benchmarks/*.py script
 #   make rating-eval  python manage.py rating_eval
@@ -38,7 +39,7 @@ DEPLOY_FAIL_LEVEL ?= WARNING
 PYTEST := "$(PY)" -m pytest
 ok_if_none = echo '$(1)'; rc=0; $(1) || rc=$$?; if [ $$rc -eq 5 ]; then echo "pytest: no tests collected (exit 5), counted as success"; rc=0; fi; exit $$rc
 
-.PHONY: help venv run test test-browser test-services bench rating-eval messages mo check-deploy check-compose lock pango clean
+.PHONY: help venv run test test-browser axe test-services bench rating-eval messages mo check-deploy check-compose lock pango clean
 
 help:
 	@sed -n '2,/^$$/p' Makefile | sed '/^$$/d; s/^# \{0,1\}//'
@@ -96,8 +97,18 @@ test: $(STAMP) pango mo
 	@$(call ok_if_none,$(PYTEST) -m "not browser" $(PYTEST_ARGS))
 
 # --- more -------------------------------------------------------------------------------------------
-test-browser: $(STAMP) pango mo
+test-browser: $(STAMP) pango mo axe
 	@$(call ok_if_none,$(PYTEST) -m browser tests/browser $(PYTEST_ARGS))
+
+# axe-core for tests/browser/test_accessibility.py, the version pinned in its package-lock.json; without npm
+# the axe tests skip (and fail under CI=true, where .ci/run installs it)
+AXE_DIR := tests/browser/axe
+axe:
+	@if ! command -v npm >/dev/null; then \
+	  echo "make: note: npm not found, the axe accessibility tests will skip (sudo apt-get install -y npm)" >&2; \
+	elif [ ! -f $(AXE_DIR)/node_modules/axe-core/axe.min.js ] || [ $(AXE_DIR)/package-lock.json -nt $(AXE_DIR)/node_modules/.package-lock.json ]; then \
+	  echo "npm ci --prefix $(AXE_DIR)"; npm ci --prefix $(AXE_DIR) --no-audit --no-fund --loglevel=error; \
+	fi
 
 # needs DATABASE_URL=postgres://... and REDIS_URL=redis://... in the environment (see .ci/run)
 test-services: $(STAMP) pango
