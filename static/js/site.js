@@ -5,6 +5,8 @@
  *                                             contain what is typed (Turkish case rules)
  *   <div data-focus-on-load tabindex="-1">     takes the focus when the page opens (an error summary)
  *   <div class="error-summary"><a href="#id">  a link to a field focuses it (opening its <details>)
+ *   <details data-menu>                        the header's links: open on a wide screen, a menu on a narrow
+ *                                             one (site.css, max-width 24em); Escape closes it
  */
 (function () {
   "use strict";
@@ -51,7 +53,25 @@
     field.focus({preventScroll: true});
   });
 
+  function wireMenu(menu) {
+    var narrow = window.matchMedia("(max-width: 24em)");
+    function fit() {
+      menu.open = !narrow.matches;
+    }
+    fit();
+    if (narrow.addEventListener) {
+      narrow.addEventListener("change", fit);
+    }
+    menu.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && menu.open && narrow.matches) {
+        menu.open = false;
+        menu.querySelector("summary").focus();
+      }
+    });
+  }
+
   function init() {
+    document.querySelectorAll("details[data-menu]").forEach(wireMenu);
     document.querySelectorAll("input[data-filter-options]").forEach(wireFilter);
     var first = document.querySelector("[data-focus-on-load]");
     if (first) {
