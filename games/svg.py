@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
+from django.utils.translation import gettext as _
+
 from games.engine import Move, Position
 
 __all__ = ["board_svg"]
@@ -46,7 +48,8 @@ _STYLE = (
     "dominant-baseline:central;paint-order:stroke;stroke:#f8ecd9;stroke-width:6px}"
     ".store .count{font-size:50px}"
     ".dot{fill:#5b4636;opacity:.55}"
-    ".label{font:600 26px system-ui,'DejaVu Sans',sans-serif;fill:#5b6770;text-anchor:middle;"
+    # pit numbers: #3f4850 on the board's #e9d3b0 is 6.4:1 (WCAG AA asks 4.5:1 for text)
+    ".label{font:600 26px system-ui,'DejaVu Sans',sans-serif;fill:#3f4850;text-anchor:middle;"
     "dominant-baseline:central}"
     ".label.to-move{fill:#8a3b12;font-weight:800}"
     ".castle{fill:#8a3b12}"
@@ -72,7 +75,7 @@ def _dots(cx: float, cy: float, n: int) -> list[str]:
 def _castle_icon(x: float, y: float) -> str:
     """A small crenellated tower (kale variant castle, 004) with its top-left corner at (x, y)."""
     return (
-        f'<path class="castle" d="M{x} {y}h5v5h5v-5h5v5h5v-5h5v24h-25z"><title>castle</title></path>'
+        f'<path class="castle" d="M{x} {y}h5v5h5v-5h5v5h5v-5h5v24h-25z"><title>{escape(_("castle"))}</title></path>'
     )
 
 
@@ -100,17 +103,19 @@ def board_svg(
     b = position.board
     bottom = 1 if flip else 0
     top = 1 - bottom
-    who = names or ("first player", "second player")
+    who = names or (_("first player"), _("second player"))
     to_move = position.to_move
     parts: list[str] = []
-    title = (
-        f"Mangala board. {who[bottom]} (bottom): pits 1-6 "
-        + " ".join(str(b[7 * bottom + k]) for k in range(6))
-        + f", store {b[7 * bottom + 6]}. {who[top]} (top): pits 1-6 "
-        + " ".join(str(b[7 * top + k]) for k in range(6))
-        + f", store {b[7 * top + 6]}. "
-        + ("Set over." if to_move is None else f"{who[to_move]} to move.")
-    )
+    # the accessible name, in the page's language (the titles are read out by screen readers)
+    title = " ".join((
+        _("Mangala board."),
+        _("%(name)s (bottom): pits 1-6 %(pits)s, store %(store)s.") % {
+            "name": who[bottom], "pits": " ".join(str(b[7 * bottom + k]) for k in range(6)),
+            "store": b[7 * bottom + 6]},
+        _("%(name)s (top): pits 1-6 %(pits)s, store %(store)s.") % {
+            "name": who[top], "pits": " ".join(str(b[7 * top + k]) for k in range(6)), "store": b[7 * top + 6]},
+        _("Set over.") if to_move is None else _("%(name)s to move.") % {"name": who[to_move]},
+    ))
     parts.append(
         f'<svg xmlns="http://www.w3.org/2000/svg" class="mangala-board" width="100%" '
         f'viewBox="0 0 {_W} {_H}" role="img" aria-labelledby="board-title" '
@@ -170,7 +175,7 @@ def board_svg(
         parts.append(f'<g class="{" ".join(classes)}" data-index="{i}" data-player="{player}" data-pit="0">')
         parts.append(f'<rect class="hole" x="{x}" y="{y}" width="{_STORE_W}" height="{h}" rx="44"/>')
         parts.append(f'<text class="count" x="{x + _STORE_W / 2}" y="{y + h / 2}">{b[i]}</text>')
-        parts.append(f"<title>{escape(who[player])}: store {b[i]}</title>")
+        parts.append(f"<title>{escape(_('%(name)s: store %(n)s') % {'name': who[player], 'n': b[i]})}</title>")
         parts.append("</g>")
     parts.append("</svg>")
     return "".join(parts)

@@ -269,6 +269,7 @@ def match_result(request, slug: str, number: int, board: int):
             for f in form.fields.values():
                 f.disabled = True
     rows = _result_rows(form, match)
+    _describe_field_errors(form)
     board_history = (
         history.tournament_history(tournament=t, round_number=number, board=board, limit=50)
         if access.can_organise(request.user, t) else []
@@ -400,6 +401,20 @@ def _result_rows(form: MatchResultForm, match: Match) -> list[dict]:
     return rows
 
 
+#: Result-form fields outside the sets whose errors the page shows under the field (``<id>_error``).
+_RESULT_OTHER_FIELDS = ("forfeit", "decider_starter", "reason")
+
+
+def _describe_field_errors(form: MatchResultForm) -> None:
+    """Mark the forfeit, the decider's lot and the correction's reason when in error (``aria-invalid``)
+    and point each to its error text (``aria-describedby="<id>_error"``, the id the template gives it)."""
+    for name in _RESULT_OTHER_FIELDS:
+        if name in form.fields and form.errors.get(name):
+            form.fields[name].widget.attrs.update(
+                {"aria-invalid": "true", "aria-describedby": f"{form[name].auto_id}_error"}
+            )
+
+
 def _result_error_summary(form: MatchResultForm, rows: list[dict]) -> list[dict]:
     """Every reason a save was refused, in the order of the page, as ``{"text", "href"}``: the form's
     own first, then the forfeit, each set ("Set 3: …", unless the reason already names its set) and the
@@ -415,6 +430,10 @@ def _result_error_summary(form: MatchResultForm, rows: list[dict]) -> list[dict]
         for e in row["errors"]:
             named = e.startswith(label) and not e[len(label):len(label) + 1].isdigit()
             items.append({"text": e if named else f"{label}: {e}", "href": f"#{row['first_invalid']}"})
+    if "decider_starter" in form.fields:
+        bf = form["decider_starter"]
+        for e in form.errors.get("decider_starter", []):
+            items.append({"text": f"{bf.label}: {e}", "href": f"#{bf.id_for_label}"})
     if "reason" in form.fields:
         for e in form.errors.get("reason", []):
             items.append({"text": f"{form['reason'].label}: {e}", "href": f"#{form['reason'].id_for_label}"})

@@ -28,9 +28,9 @@ def crosstable_rows(table) -> SafeString:
         tiebreaks = "".join(f'<td class="num">{escape(formatting.number(v, 2))}</td>' for v in line.tiebreaks)
         overall = "" if line.overall_rank is None else f'<td class="num">{line.overall_rank}</td>'  # a category
         out.append(
-            f'<tr><td class="num">{line.rank}{"=" if line.shared else ""}</td>{overall}'
-            f'<td class="num">{line.start_no}</td><td class="name">{escape(line.name)}</td>'
+            f'<tr><td class="num rank">{line.rank}{"=" if line.shared else ""}</td>{overall}'
+            f'<td class="num sno">{line.start_no}</td><td class="name">{escape(line.name)}</td>'
             f'<td class="num">{line.rating or ""}</td>{cells}'
-            f'<td class="num"><strong>{escape(formatting.points(line.points))}</strong></td>{tiebreaks}</tr>'
+            f'<td class="num pts"><strong>{escape(formatting.points(line.points))}</strong></td>{tiebreaks}</tr>'
         )
     return mark_safe("".join(out))  # noqa: S308 - every text above is escaped

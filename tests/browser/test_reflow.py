@@ -1,0 +1,134 @@
+"""Reflow (issue 15, WCAG 1.4.10): a 390 px phone at 200 % zoom is 195 CSS px wide. No page scrolls
+sideways as a whole; the pairing list shows both players of a board; the standings and the crosstable
+scroll inside their own named region and keep rank, name and points in view without scrolling."""
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.helpers import login as _login
+from tests.factories import ClubFactory, PlayerFactory, organiser
+from tournaments import services
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ZOOMED_PHONE = {"width": 195, "height": 422}
+NAMES = (("Ayşegül", "Karamustafaoğulları"), ("Mehmet Ali", "Büyükçekmeceli"), ("Cem", "Er"), ("Derya", "Demirkıran"))
+
+
+def _finish(seed: int):
+    import random
+
+    from games import engine
+
+    rng = random.Random(seed)
+    pos = engine.replay([])
+    moves = []
+    while not pos.is_over:
+        pit = rng.choice([mv.pit for mv in engine.legal_moves(pos)])
+        moves.append(pit)
+        pos = engine.play(pos, pit).position
+    return moves, pos.stores
+
+
+@pytest.fixture
+def played():
+    org = organiser(username="orga")
+    club = ClubFactory(name="Büyükşehir Belediyesi Mangala ve Akıl Oyunları Spor Kulübü", city="Kahramanmaraş")
+    t = services.tournament_create(name="Uluslararası Karadeniz Mangala Şampiyonası 2026", rounds_total=3,
+                                   created_by=org)
+    for i, (first, last) in enumerate(NAMES):
+        services.entry_add(tournament=t, player=PlayerFactory(first_name=first, last_name=last, club=club,
+                                                              rating=1900 - 100 * i))
+    rnd = services.round_pair(tournament=t, user=org, coin_seed="reflow")
+    services.round_publish(round=rnd, user=org)
+    for i, m in enumerate(rnd.matches.order_by("board")):
+        sets = []
+        for k in range(2):  # white wins both sets: white starts set 1, black starts set 2
+            seed = 50 * i + 1000 * k
+            while True:
+                moves, (first, second) = _finish(seed)
+                if (first > second) if k == 0 else (second > first):
+                    break
+                seed += 1
+            white, black = (first, second) if k == 0 else (second, first)
+            sets.append(services.SetInput(white_store=white, black_store=black, termination="completed",
+                                          moves=" ".join(map(str, moves))))
+        services.match_result_enter(match=m, user=org, forfeit="", sets=sets)
+    services.round_close(round=rnd, user=org)
+    services.standings_publish(tournament=t, user=org)
+    return t, rnd
+
+
+#: the elements sticking out of the page on the right (outside scroll regions), for the failure message
+_OVERFLOWING = """() => { const w = document.documentElement.clientWidth, out = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const r = el.getBoundingClientRect();
+    if (r.right > w + 0.5 && !el.closest('.scroll')) out.push(el.tagName.toLowerCase() + '.' + el.className + ' ' + Math.round(r.right));
+  }
+  return out.slice(0, 6); }"""
+
+
+def _scroll_width(page) -> int:
+    return page.evaluate("document.documentElement.scrollWidth")
+
+
+def test_pages_reflow_at_195_css_px(live_server, new_page, played):
+    t, rnd = played
+    base = live_server.url
+    page = new_page(locale="tr-TR", viewport=ZOOMED_PHONE)
+    _login(page, base, "orga")
+    from tournaments.models import SetResult
+
+    replay = SetResult.objects.filter(match__round=rnd).exclude(moves="").first()
+    player = rnd.matches.first().white.player
+    paths = ["/", f"/t/{t.slug}/", f"/t/{t.slug}/round/1/", "/players/", f"/players/{player.federation_id}/",
+             "/clubs/", "/events/", f"/t/{t.slug}/standings/", f"/t/{t.slug}/crosstable/"]
+    if replay is not None:
+        paths.append(f"/games/sets/{replay.pk}/")
+    wide = {}
+    for path in paths:
+        page.goto(base + path)
+        width = _scroll_width(page)
+        if width > ZOOMED_PHONE["width"]:
+            wide[path] = (width, page.evaluate(_OVERFLOWING))
+    assert wide == {}, f"pages wider than {ZOOMED_PHONE['width']} CSS px: {wide}"
+
+
+def test_pairing_card_shows_both_players_at_195_css_px(live_server, new_page, played):
+    t, _rnd = played
+    page = new_page(locale="tr-TR", viewport=ZOOMED_PHONE)
+    page.goto(f"{live_server.url}/t/{t.slug}/round/1/")
+    row = page.locator("#board-1")
+    cells = row.locator("td")
+    view = page.evaluate("document.documentElement.clientWidth")
+    for i in (1, 3):  # White, Black
+        box = cells.nth(i).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= view + 0.5, (i, box)
+    white, black = cells.nth(1).bounding_box(), cells.nth(3).bounding_box()
+    assert white["y"] < black["y"], "White is stacked over Black"
+    before = [cells.nth(i).evaluate("el => getComputedStyle(el, '::before').content") for i in (1, 3)]
+    assert before == ['"Beyaz: "', '"Siyah: "'], before  # the colours, written out (the header row is hidden)
+
+
+@pytest.mark.parametrize("suffix", ["standings/", "crosstable/"])
+def test_rank_name_and_points_show_without_scrolling(live_server, new_page, played, suffix):
+    t, _rnd = played
+    page = new_page(locale="tr-TR", viewport=ZOOMED_PHONE)
+    page.goto(f"{live_server.url}/t/{t.slug}/{suffix}")
+    region = page.locator(".scroll[role=region]").first
+    assert region.get_attribute("tabindex") == "0" and region.get_attribute("aria-label")
+    bad = page.evaluate("""() => {
+      const sc = document.querySelector('.scroll[role=region]');
+      const box = sc.getBoundingClientRect(), out = [];
+      for (const tr of sc.querySelectorAll('tbody tr')) {
+        const rank = tr.querySelector('.rank').getBoundingClientRect();
+        const name = tr.querySelector('.name').getBoundingClientRect();
+        const pts = tr.querySelector('.pts').getBoundingClientRect();
+        if (!(rank.left >= box.left - 1 && rank.right <= name.left + 1 && name.right <= pts.left + 1
+              && pts.right <= box.right + 1)) out.push(tr.textContent.trim().slice(0, 40));
+      }
+      return out;
+    }""")
+    assert bad == [], f"rows whose rank, name or points need scrolling: {bad}"
+    # the columns between them stay reachable: the region scrolls
+    assert page.evaluate("document.querySelector('.scroll[role=region]').scrollWidth") > ZOOMED_PHONE["width"]
