@@ -59,8 +59,10 @@ class PrizeForm(forms.Form):
     category = forms.TypedChoiceField(label=_("List"), coerce=int, empty_value=None, required=False)
     place = forms.IntegerField(label=_("Place"), min_value=1, max_value=999)
     label = forms.CharField(label=_("Prize"), max_length=120, help_text=_("E.g. 1.000 TL, a trophy, a gold medal."))
-    value = forms.DecimalField(
-        label=_("Value"), min_value=0, max_digits=10, decimal_places=2, required=False,
+    # text, not a DecimalField: the service reads "1.000,50" and "1000.50" alike (Turkish decimal comma) and
+    # refuses anything else with the field (category_services._check_value)
+    value = forms.CharField(
+        label=_("Value"), max_length=20, required=False, widget=forms.TextInput(attrs={"inputmode": "decimal"}),
         help_text=_("Orders the prizes: a player takes only the most valuable prize they qualify for. Money, or "
                     "points you give trophies (equal values: overall before category)."),
     )
@@ -78,6 +80,6 @@ class PrizeForm(forms.Form):
     def values(self) -> dict:
         d = dict(self.cleaned_data)
         d.pop("reason", None)
-        if d.get("value") is None:
+        if d.get("value") in (None, ""):
             d["value"] = 0
         return d

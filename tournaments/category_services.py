@@ -268,11 +268,27 @@ def category_delete(*, category: Category, user=None, reason: str = "") -> None:
 # --------------------------------------------------------------------------------------------
 
 
+def _amount_text(text: str) -> str:
+    """A prize value as typed, in Turkish or English style, as a plain decimal string: "1.000" and
+    "1.000,50" (Turkish thousands and decimal comma) → "1000", "1000.50"; "1,000.50" → "1000.50";
+    "500,00" → "500.00"; "250.50" stays. Groups of exactly three digits after a separator are thousands
+    (a prize has at most two decimals, so "1.000" cannot mean one)."""
+    s = text.strip().replace(" ", "").replace("\u00a0", "")
+    if re.fullmatch(r"\d{1,3}(\.\d{3})+(,\d{1,2})?", s):
+        return s.replace(".", "").replace(",", ".")
+    if re.fullmatch(r"\d{1,3}(,\d{3})+(\.\d{1,2})?", s):
+        return s.replace(",", "")
+    return s.replace(",", ".")
+
+
 def _check_value(value) -> Decimal:
     if value in (None, ""):
         return Decimal("0")
     try:
-        d = Decimal(str(value).strip().replace(",", "."))
+        text = _amount_text(str(value))
+        if not re.fullmatch(r"\d+(\.\d+)?", text):  # no sign, exponent, NaN or Infinity
+            raise ValueError(text)
+        d = Decimal(text)
     except (InvalidOperation, ValueError):
         raise ValidationFailed(_("Give the value as a number, e.g. 1000 or 250.50."), field="value") from None
     if not d.is_finite() or d < 0 or d > MAX_VALUE or d != d.quantize(Decimal("0.01")):

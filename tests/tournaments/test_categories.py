@@ -437,6 +437,13 @@ def test_prize_refusals_name_the_field(draft, org, english):
         assert exc.value.field == field, (kwargs, exc.value.message)
     p = category_services.prize_create(tournament=draft, place=2, label="500 TL", value="500,00", user=org)
     assert p.value == D("500.00")
+    # Turkish thousands and decimal comma, English thousands; a third decimal is refused
+    for typed, value in (("1.000", "1000"), ("1.000,50", "1000.50"), ("1,000.50", "1000.50"), ("2.500", "2500"),
+                         (" 750,5 ", "750.50"), ("250.50", "250.50")):
+        assert category_services._check_value(typed) == D(value), typed
+    for typed in ("12.3456", "1.00.0", "1,000,5", "1e3"):
+        with pytest.raises(ValidationFailed):
+            category_services._check_value(typed)
     with pytest.raises(ValidationFailed) as exc:
         category_services.prize_update(prize=p, place=3, user=org)
     assert exc.value.field == "place"
