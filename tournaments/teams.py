@@ -248,6 +248,7 @@ def team_member_add(*, team: Team, player: Player, reserve: bool = False, board:
     _require_organiser(user, tournament)
     _require_team_event(tournament)
     _require_not_started(tournament)
+    board = _board_number(board)
     members = _ordered_members(team)
     entry = services.entry_add(tournament=tournament, player=player, user=user, team_member=True)
     member = TeamMember(team=team, entry=entry, board=10000 + len(members), reserve=bool(reserve))
@@ -258,12 +259,26 @@ def team_member_add(*, team: Team, player: Player, reserve: bool = False, board:
     if board is None:
         position = len(order) if member.reserve else len(regulars)
     else:
-        position = max(0, min(int(board) - 1, len(order)))
+        position = min(board - 1, len(order))
     order.insert(position, member)
     _check_regulars(team, order)
     _write_order(team, order)
     services.tournament_touch(tournament)
     return member
+
+
+def _board_number(board) -> int | None:
+    """A position in the board order: None stays None; a whole number from 1; anything else is refused
+    (ValidationFailed, field ``board``)."""
+    if board in (None, ""):
+        return None
+    try:
+        number = int(board)
+    except (TypeError, ValueError):
+        raise ValidationFailed(_("Boards are numbered from 1."), field="board") from None
+    if number < 1:
+        raise ValidationFailed(_("Boards are numbered from 1."), field="board")
+    return number
 
 
 @_audited("team.member_move")
@@ -276,11 +291,8 @@ def team_member_move(*, member: TeamMember, board: int, reserve: bool | None = N
     tournament = team.tournament
     _require_organiser(user, tournament)
     _require_not_started(tournament)
-    try:
-        position = int(board)
-    except (TypeError, ValueError):
-        raise ValidationFailed(_("Boards are numbered from 1."), field="board") from None
-    if position < 1:
+    position = _board_number(board)
+    if position is None:
         raise ValidationFailed(_("Boards are numbered from 1."), field="board")
     members = _ordered_members(team)
     me = next(m for m in members if m.pk == member.pk)

@@ -86,6 +86,12 @@ def test_team_event_teams_members_board_order_and_reserves():
     teams.team_member_remove(member=a.members.get(entry__player__first_name="A1"), user=org)
     assert [n for _b, n, _r in names(a)] == ["A4", "A2", "A5", "A6", "A3"]
     assert not t.entries.filter(player__first_name="A1").exists()
+    # board numbers start at 1 when adding as when moving; nothing is entered on a refusal
+    for bad in (-5, 0, "x"):
+        with pytest.raises(ValidationFailed, match="numbered from 1") as exc:
+            teams.team_member_add(team=b, player=PlayerFactory(first_name="Y"), board=bad, user=org)
+        assert exc.value.field == "board"
+    assert not t.entries.filter(player__first_name="Y").exists()
     # a player can be in one team only
     with pytest.raises(Conflict, match="already entered"):
         teams.team_member_add(team=b, player=a4.entry.player, user=org)
