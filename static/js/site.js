@@ -62,10 +62,25 @@
     if (narrow.addEventListener) {
       narrow.addEventListener("change", fit);
     }
-    menu.addEventListener("keydown", function (event) {
+    // on a phone the open menu covers the top of the page: Escape (wherever focus is), a tap outside it
+    // and focus moving out of it close it
+    document.addEventListener("keydown", function (event) {
       if (event.key === "Escape" && menu.open && narrow.matches) {
+        var inside = menu.contains(document.activeElement);
         menu.open = false;
-        menu.querySelector("summary").focus();
+        if (inside) {
+          menu.querySelector("summary").focus();
+        }
+      }
+    });
+    document.addEventListener("click", function (event) {
+      if (menu.open && narrow.matches && !menu.contains(event.target)) {
+        menu.open = false;
+      }
+    });
+    menu.addEventListener("focusout", function (event) {
+      if (menu.open && narrow.matches && event.relatedTarget && !menu.contains(event.relatedTarget)) {
+        menu.open = false;
       }
     });
   }

@@ -132,3 +132,52 @@ def test_rank_name_and_points_show_without_scrolling(live_server, new_page, play
     assert bad == [], f"rows whose rank, name or points need scrolling: {bad}"
     # the columns between them stay reachable: the region scrolls
     assert page.evaluate("document.querySelector('.scroll[role=region]').scrollWidth") > ZOOMED_PHONE["width"]
+
+
+def test_live_page_keeps_the_names_readable_once_results_are_in(live_server, new_page, played):
+    """At 195 CSS px a live board is White over Black with the score under them: no name is squeezed to
+    nothing or cut with an ellipsis by the score's set list (the fresh-user trial found 0 px names)."""
+    t, _rnd = played
+    page = new_page(locale="tr-TR", viewport=ZOOMED_PHONE)
+    page.goto(f"{live_server.url}/t/{t.slug}/live/")
+    names = page.locator(".live-board .player .name")
+    assert names.count() == len(NAMES)
+    sizes = names.evaluate_all("els => els.map(e => [e.textContent.trim(), e.clientWidth, e.scrollWidth])")
+    view = page.evaluate("document.documentElement.clientWidth")
+    for text, width, needed in sizes:
+        assert width >= 60 and needed <= width + 1, (text, width, needed)
+    first = page.locator(".live-board").first
+    score, black = first.locator(".score").bounding_box(), first.locator(".player.black").bounding_box()
+    assert score["y"] >= black["y"] + black["height"] - 1, "the score goes under the players"
+    wide = page.evaluate("""() => [...document.querySelectorAll('main *')]
+        .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+        .map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))""")
+    assert wide == [], wide
+
+
+def test_phone_menu_closes_on_escape_a_tap_outside_and_focus_leaving(live_server, new_page, played):
+    t, _rnd = played
+    page = new_page(locale="tr-TR", viewport=ZOOMED_PHONE)
+    page.goto(f"{live_server.url}/t/{t.slug}/standings/")
+    menu, summary = page.locator("details.menu"), page.locator("details.menu > summary")
+
+    def is_open() -> bool:
+        return menu.evaluate("el => el.open")
+
+    assert not is_open()
+    summary.click()
+    assert is_open() and page.get_by_role("link", name="Oyuncular").is_visible()
+    page.mouse.click(100, ZOOMED_PHONE["height"] - 8)  # a tap outside the menu, below its drop-down
+    assert not is_open()
+    summary.click()
+    page.keyboard.press("Escape")
+    assert not is_open()
+    summary.focus()
+    page.keyboard.press("Enter")
+    assert is_open()
+    for _ in range(12):  # Tab through the menu and out of it
+        page.keyboard.press("Tab")
+        if not menu.evaluate("el => el.contains(document.activeElement)"):
+            break
+    assert not menu.evaluate("el => el.contains(document.activeElement)")
+    assert not is_open(), "focus left the menu, the menu closed"
