@@ -322,26 +322,6 @@ def _de_order(lines: dict[int, _Line], members: list[int]) -> list[list[int]]:
     """C.07 §6 on a tied group of teams: sub-groups, best first (see the module docstring), by the
     players' rule with match points (a won team match = 2)."""
     return direct_encounter_groups(members, lambda ms: _de_scores(lines, ms), WIN_MP)
-    scores, met = _de_scores(lines, members)
-    size = len(members)
-    if all(met[m] == size - 1 for m in members):
-        groups: list[list[int]] = []
-        for m in sorted(members, key=lambda m: -scores[m]):
-            if groups and scores[groups[-1][0]] == scores[m]:
-                groups[-1].append(m)
-            else:
-                groups.append([m])
-        if len(groups) == 1:
-            return groups
-        out: list[list[int]] = []
-        for g in groups:
-            out.extend(_de_order(lines, g) if len(g) > 1 else [g])
-        return out
-    leader = max(members, key=lambda m: scores[m])
-    reachable = max(scores[m] + (size - 1 - met[m]) * WIN_MP for m in members if m != leader)
-    if scores[leader] > reachable:
-        return [[leader], *_de_order(lines, [m for m in members if m != leader])]
-    return [list(members)]
 
 
 def _split(group: list[int], value: dict[int, float]) -> list[list[int]]:

@@ -350,27 +350,6 @@ def direct_encounter_groups(
 def _de_order(event: Event, members: list[int]) -> list[list[int]]:
     """Order a tied group of players by direct encounter (:func:`direct_encounter_groups`, C.07 Art. 6)."""
     return direct_encounter_groups(members, lambda ms: _encounters(event, ms), WIN_POINTS)
-    scores, met = _encounters(event, members)
-    size = len(members)
-    if all(met[m] == size - 1 for m in members):
-        groups: list[list[int]] = []
-        for m in sorted(members, key=lambda m: -scores[m]):
-            if groups and scores[groups[-1][0]] == scores[m]:
-                groups[-1].append(m)
-            else:
-                groups.append([m])
-        if len(groups) == 1:
-            return groups
-        result: list[list[int]] = []
-        for g in groups:
-            result.extend(_de_order(event, g) if len(g) > 1 else [g])
-        return result
-    leader = max(members, key=lambda m: scores[m])
-    reachable = max(scores[m] + (size - 1 - met[m]) * WIN_POINTS for m in members if m != leader)
-    if scores[leader] > reachable:
-        rest = [m for m in members if m != leader]
-        return [[leader], *_de_order(event, rest)]
-    return [list(members)]
 
 
 def direct_encounter(event: Event) -> list[float]:
