@@ -237,14 +237,7 @@ def category_update(*, category: Category, user=None, reason: str = "", **change
     current = {f: getattr(row, f) for f in _RULE_FIELDS}
     rule = _check_rule(kind, {**current, **{f: v for f, v in changes.items() if f in _RULE_FIELDS}})
     new = {**{f: v for f, v in changes.items() if f in ("code", "name", "order")}, "kind": kind, **rule}
-    changed = [f for f, v in new.items() if getattr(row, f) != v]
-    if not changed:
-        return row
-    for f in changed:
-        setattr(row, f, new[f])
-    row.save(update_fields=changed)
-    tournament_touch(tournament)
-    return row
+    return _save_changes(row, new, tournament)
 
 
 @audited("category.delete")
@@ -266,6 +259,19 @@ def category_delete(*, category: Category, user=None, reason: str = "") -> None:
 # --------------------------------------------------------------------------------------------
 # Prizes
 # --------------------------------------------------------------------------------------------
+
+
+def _save_changes(row, new: dict, tournament: Tournament):
+    """Write the fields of ``new`` that differ from ``row`` (nothing, and no version bump, when none do);
+    returns ``row``."""
+    changed = [f for f, v in new.items() if getattr(row, f) != v]
+    if not changed:
+        return row
+    for f in changed:
+        setattr(row, f, new[f])
+    row.save(update_fields=changed)
+    tournament_touch(tournament)
+    return row
 
 
 def _amount_text(text: str) -> str:
@@ -391,14 +397,7 @@ def prize_update(*, prize: Prize, user=None, reason: str = "", **changes) -> Pri
     if new["place"] is None:
         raise ValidationFailed(_("Give the place (1 = first)."), field="place")
     _check_list(tournament, category=new["category"], place=new["place"], value=new["value"], exclude=row.pk)
-    changed = [f for f, v in new.items() if getattr(row, f) != v]
-    if not changed:
-        return row
-    for f in changed:
-        setattr(row, f, new[f])
-    row.save(update_fields=changed)
-    tournament_touch(tournament)
-    return row
+    return _save_changes(row, new, tournament)
 
 
 @audited("prize.delete")
