@@ -18,6 +18,7 @@ from federation.errors import ApplicationError
 from tournaments import access, caching, category_selectors, category_services, publication
 from tournaments.category_forms import CategoryForm, PrizeForm
 from tournaments.models import Category, Prize, Tournament
+from tournaments import view_helpers
 from tournaments.views import _cached_pdf_response, _lang, _tournament
 
 
@@ -30,8 +31,7 @@ def _organised(request, slug: str) -> tuple[Tournament, bool]:
     return t, False
 
 
-def _form_error(form, exc: ApplicationError) -> None:
-    form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+_form_error = view_helpers.form_error
 
 
 @login_required

@@ -19,7 +19,6 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -29,7 +28,7 @@ from federation.errors import ApplicationError
 from federation.models import Player
 from federation.selectors import player_search_q
 from tournaments import event_selectors as sel
-from tournaments import events
+from tournaments import events, view_helpers
 from tournaments.event_forms import EventForm, MoveForm, RegisterForm, SectionForm
 from tournaments.models import Event, EventRegistration, Tournament
 
@@ -37,8 +36,7 @@ from tournaments.models import Event, EventRegistration, Tournament
 SEARCH_LIMIT = 30
 
 
-def _lang() -> str:
-    return "en" if (get_language() or "tr").startswith("en") else "tr"
+_lang = view_helpers.page_lang
 
 
 def _event(slug: str) -> Event:
@@ -52,8 +50,7 @@ def _organiser_or_redirect(request, event: Event):
     return redirect("event-detail", slug=event.slug)
 
 
-def _form_error(form, exc: ApplicationError) -> None:
-    form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+_form_error = view_helpers.form_error
 
 
 def event_list(request):

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from federation.errors import ApplicationError
-from tournaments import access, caching, knockout, publication
+from tournaments import access, caching, knockout, publication, view_helpers
 from tournaments.forms import MatchResultForm
 from tournaments.models import Match, Tournament
 
@@ -55,16 +55,8 @@ def result_form_setup(match: Match) -> tuple[type[MatchResultForm], int, dict | 
     return KnockoutResultForm, knockout.form_sets(match), info
 
 
-def _tournament(request, slug: str) -> Tournament:
-    from tournaments.views import _tournament as get
-
-    return get(request, slug)
-
-
-def _lang() -> str:
-    from tournaments.views import _lang as lang
-
-    return lang()
+_tournament = view_helpers.visible_tournament
+_lang = view_helpers.page_lang
 
 
 def bracket(request, slug: str):

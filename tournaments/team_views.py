@@ -24,38 +24,26 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from federation.errors import ApplicationError
 from federation.models import Player
-from tournaments import access, caching, publication, team_selectors, teams
+from tournaments import access, caching, publication, team_selectors, teams, view_helpers
 from tournaments.models import Round, TeamMember, Tournament
 
 
-def _lang() -> str:
-    return "en" if (get_language() or "tr").startswith("en") else "tr"
+_lang = view_helpers.page_lang
+_act = view_helpers.run_service
 
 
 def _tournament(request, slug: str) -> Tournament:
-    t = get_object_or_404(Tournament, slug=slug)
-    if not publication.tournament_visible(t, request.user):
-        raise Http404("archived")
+    """A team event as this user may see it (:func:`view_helpers.visible_tournament`); 404 for others."""
+    t = view_helpers.visible_tournament(request, slug)
     if t.format != Tournament.Format.TEAM:
         raise Http404("not a team event")
     return t
-
-
-def _act(request, func, ok_message: str, **kwargs):
-    try:
-        result = func(user=request.user, **kwargs)
-    except ApplicationError as exc:
-        messages.error(request, exc.message)
-        return None
-    messages.success(request, ok_message)
-    return result
 
 
 # --------------------------------------------------------------------------------------------
@@ -101,7 +89,7 @@ def team_tournament_create(request):
                 created_by=request.user,
             )
         except ApplicationError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            view_helpers.form_error(form, exc)
         else:
             messages.success(request, _("Team event created. Now add its teams."))
             return redirect("team-list", slug=t.slug)

@@ -16,7 +16,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -26,7 +25,7 @@ from federation.errors import ApplicationError
 from federation.services import player_register
 from federation import roles
 from tournaments import access, caching, category_selectors, history, publication, selectors, services, trf_io
-from tournaments import team_views, teams
+from tournaments import team_views, teams, view_helpers
 from tournaments.forms import (
     EntriesForm,
     ForbiddenPairForm,
@@ -45,16 +44,8 @@ from tournaments.trf_io import tournament_export_trf, tournament_import_trf
 TRF_IMPORT_REFRESH_SECONDS = 2
 
 
-def _lang() -> str:
-    return "en" if (get_language() or "tr").startswith("en") else "tr"
-
-
-def _tournament(request, slug: str) -> Tournament:
-    """The tournament as this user may see it (the publish gate: archived ones for staff only); 404."""
-    t = get_object_or_404(Tournament, slug=slug)
-    if not publication.tournament_visible(t, request.user):
-        raise Http404("archived")
-    return t
+_lang = view_helpers.page_lang
+_tournament = view_helpers.visible_tournament
 
 
 def home(request):
@@ -136,14 +127,7 @@ def _readable_changes(rnd: Round) -> list[dict]:
     ]
 
 
-def _act(request, func, ok_message: str, **kwargs):
-    try:
-        result = func(user=request.user, **kwargs)
-    except ApplicationError as exc:
-        messages.error(request, exc.message)
-        return None
-    messages.success(request, ok_message)
-    return result
+_act = view_helpers.run_service
 
 
 @login_required
@@ -814,7 +798,7 @@ def tournament_create(request):
                 qualifiers=d.get("qualifiers"),
             )
         except ApplicationError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            view_helpers.form_error(form, exc)
         else:
             messages.success(request, _("Tournament created. Now add the players."))
             return redirect("tournament-entries", slug=t.slug)
@@ -844,7 +828,7 @@ def tournament_entries(request, slug: str):
                     services.entry_add(tournament=t, player=player, user=request.user,
                                        missed_rounds=request.POST.get("missed_rounds") or "zero")
             except ApplicationError as exc:
-                register.add_error(exc.field if exc.field in register.fields else None, exc.message)
+                view_helpers.form_error(register, exc)
             else:
                 messages.success(request, _("%(p)s registered and added.") % {"p": player.full_name})
                 return redirect("tournament-entries", slug=slug)
@@ -1203,7 +1187,7 @@ def tournament_edit(request, slug: str):
         try:
             services.tournament_update(tournament=t, user=request.user, reason=reason, **form.changes(d))
         except ApplicationError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            view_helpers.form_error(form, exc)
         else:
             messages.success(request, _("Tournament saved."))
             return redirect("tournament-detail", slug=slug)
@@ -1225,7 +1209,7 @@ def tournament_delete(request, slug: str):
                 tournament=t, user=request.user, reason=form.cleaned_data["reason"], confirm=form.cleaned_data["confirm"]
             )
         except ApplicationError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            view_helpers.form_error(form, exc)
         else:
             if kept is None:
                 messages.success(request, _("%(name)s deleted.") % {"name": t.name})
@@ -1285,7 +1269,7 @@ def forbidden_pairs(request, slug: str):
                 user=request.user,
             )
         except ApplicationError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            view_helpers.form_error(form, exc)
         else:
             messages.success(request, _("Forbidden pair saved; the next pairings will not put them together."))
             return redirect("forbidden-pairs", slug=slug)
