@@ -26,7 +26,7 @@ from federation.audit import audit_context
 from federation.errors import Conflict, PermissionDenied, PreconditionRequired, ValidationFailed
 from federation.models import Player
 from federation.validators import clean_reason, first_control_character
-from tournaments import access
+from tournaments import access, caching
 from tournaments.models import (
     Absence, CoinToss, Entry, ForbiddenPair, Match, PairingChange, Round, SetResult, Tournament,
 )
@@ -90,8 +90,11 @@ def tournament_touch(tournament: Tournament, *, standings: bool | Callable[[], b
     row's lock: a concurrent round close (which bumps both under the same lock) has then either
     committed — the callable sees the round closed — or will commit after this write."""
     Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
-    if standings if isinstance(standings, bool) else standings():
+    public = standings if isinstance(standings, bool) else standings()
+    if public:
         Tournament.objects.filter(pk=tournament.pk).update(standings_version=F("standings_version") + 1)
+    # the finished public pages (federation/pagecache.py): now, and again when this transaction commits
+    caching.pages_written(tournament.slug, standings=public)
     if tournament.qualified_from_id and not tournament.qualifiers and tournament.system == Tournament.System.KNOCKOUT:
         # a play-off (tournaments.playoffs): the standings of the event whose tie it breaks follow it
         tournaments_touch([tournament.qualified_from_id])
@@ -113,6 +116,8 @@ def tournaments_touch(ids) -> None:
         Tournament.objects.filter(pk__in=ids).update(
             version=F("version") + 1, standings_version=F("standings_version") + 1
         )
+        for slug in Tournament.objects.filter(pk__in=ids).values_list("slug", flat=True):
+            caching.pages_written(slug)
 
 
 def check_reason_text(reason: str, *, field: str = "reason") -> str:

@@ -437,9 +437,10 @@ LIVE_POLL_SECONDS = 3
 
 def _live_data(request, t: Tournament, number: int | None = None) -> tuple[dict, str] | None:
     """(:func:`selectors.live_data` of round ``number`` (default: the live round) with ``standings_url``
-    when the standings are public to this user, its ETag), cached per tournament version, language and
-    that visibility; ``None`` when round ``number`` is not public. The dict is a fresh copy each call.
-    Polled by every phone in the hall: a poll whose ETag is current costs one query, no JSON work."""
+    when the standings are public to this user, its ETag), cached per language and that visibility and
+    rebuilt at most once per :func:`tournaments.caching.live_seconds` (:func:`caching.live_cached`);
+    ``None`` when round ``number`` is not public. The dict is a fresh copy each call. Polled by every
+    phone in the hall: anonymous polls are answered by federation/pagecache.py before they get here."""
     import hashlib
     import json
 
@@ -456,7 +457,8 @@ def _live_data(request, t: Tournament, number: int | None = None) -> tuple[dict,
         body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
         return data, '"%s"' % hashlib.sha1(body).hexdigest()[:20]
 
-    cached = caching.tournament_cached("live", tournament=t, parts=(lang, number or 0, int(visible)), build=build)
+    # rate-limited: however many results arrive, built at most once per LIVE_RECOMPUTE_SECONDS
+    cached = caching.live_cached("live", tournament=t, parts=(lang, number or 0, int(visible)), build=build)
     return None if cached is None else (dict(cached[0]), cached[1])
 
 
