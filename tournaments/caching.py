@@ -149,6 +149,7 @@ def register_public_pages() -> None:
         "standings": pagecache.PublicPage(_slug_scope, public, frozenset({"category"})),
         "crosstable": pagecache.PublicPage(_slug_scope, public, frozenset({"category"})),
         "api-standings": pagecache.PublicPage(_slug_scope, public, frozenset({"category", "lang"})),
+        "prizes": pagecache.PublicPage(_slug_scope, public),
         "live": pagecache.PublicPage(_slug_scope, live, frozenset({"tv"}), stale_for=lag),
         "live-tv": pagecache.PublicPage(_slug_scope, live, stale_for=lag),
         "live-json": pagecache.PublicPage(_slug_scope, live, frozenset({"round"}), stale_for=lag,

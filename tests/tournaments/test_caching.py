@@ -7,6 +7,7 @@ from django.db import connection, transaction
 from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 
+from federation import pagecache
 from federation import services as member_services
 from tests.factories import ClubFactory, PlayerFactory, UserFactory, organiser, referee
 from tournaments import caching, services
@@ -65,10 +66,14 @@ def test_every_write_that_changes_an_output_bumps_the_version(people):
         ("withdrawal", lambda: services.entry_withdraw(entry=e3, user=org, reason="hasta")),
         ("reinstated", lambda: services.entry_reinstate(entry=e3, user=org, reason="iyileşti")),
     ]
+    scope = caching.page_scope(t.slug)
     for label, step in steps:
         before = _version(t)
+        gens = pagecache.current_gens(scope, (caching.GEN_VERSION,))
         step()
         assert _version(t) > before, f"{label} did not bump the version ({before})"
+        # and the finished public pages (federation/pagecache.py) move on with it
+        assert pagecache.current_gens(scope, (caching.GEN_VERSION,)) != gens, f"{label} left the public pages"
 
 
 def _close_round(t, ref, org):
