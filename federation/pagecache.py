@@ -126,6 +126,17 @@ def _bump_now(keys: list[str]) -> None:
             pass
 
 
+class GenerationBump:
+    """The on-commit callback that moves on every generation a transaction wrote: one per transaction
+    (:func:`bump` adds its keys to the one already registered)."""
+
+    def __init__(self) -> None:
+        self.keys: set[str] = set()
+
+    def __call__(self) -> None:
+        _bump_now(sorted(self.keys))
+
+
 def bump(scope: str, *gens: str) -> None:
     """Move generations ``gens`` of ``scope`` on: at once, and again when the current transaction
     commits (at once when there is none). Every entry built under the old ones stops being served
@@ -134,8 +145,15 @@ def bump(scope: str, *gens: str) -> None:
     if not keys:
         return
     _bump_now(keys)
-    if transaction.get_connection().in_atomic_block:
-        transaction.on_commit(lambda: _bump_now(keys))
+    connection = transaction.get_connection()
+    if not connection.in_atomic_block:
+        return
+    pending = next((func for _sids, func, _robust in connection.run_on_commit if isinstance(func, GenerationBump)),
+                   None)
+    if pending is None:
+        pending = GenerationBump()
+        transaction.on_commit(pending)
+    pending.keys.update(keys)
 
 
 def current_gens(scope: str, gens: tuple[str, ...]) -> tuple:
@@ -206,7 +224,8 @@ class PublicPageMiddleware:
             return self.get_response(request)
         cookies = request.COOKIES
         if (settings.SESSION_COOKIE_NAME in cookies or "messages" in cookies
-                or "HTTP_AUTHORIZATION" in request.META):
+                or "HTTP_AUTHORIZATION" in request.META
+                or getattr(request, "_force_auth_user", None) is not None):  # DRF's test client, logged in
             return self._private(self.get_response(request))
         resolved = _resolve(get_urlconf(), request.path_info)
         page = _REGISTRY.get(resolved[0]) if resolved else None

@@ -196,18 +196,22 @@ def test_one_rebuild_at_a_time_the_others_get_the_previous_answer(played, monkey
     assert cache.get(key + ":lock") is None  # released after the build
 
 
-def test_a_write_moves_the_generations_now_and_again_on_commit(played, django_capture_on_commit_callbacks):
+def test_a_write_moves_the_generations_now_and_again_on_commit(played):
     t, rnd, org, _ref = played
     scope = caching.page_scope(t.slug)
-    before = pagecache.current_gens(scope, (caching.GEN_VERSION, caching.GEN_STANDINGS))
+    names = (caching.GEN_VERSION, caching.GEN_STANDINGS)
+    before = pagecache.current_gens(scope, names)
     board1 = rnd.matches.get(board=1)
-    with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        services.match_result_enter(match=board1, sets=BLACK_WINS, user=org, reason="hakem hatası",
-                                    expected_version=board1.version)
-    after = pagecache.current_gens(scope, (caching.GEN_VERSION, caching.GEN_STANDINGS))
-    assert callbacks  # the second move waits for the commit
-    # a correction of a closed round: both generations moved, each at least twice (now + on commit)
-    assert after[0] >= before[0] + 2 and after[1] >= before[1] + 2
+    services.match_result_enter(match=board1, sets=BLACK_WINS, user=org, reason="hakem hatası",
+                                expected_version=board1.version)
+    now = pagecache.current_gens(scope, names)
+    # a correction of a closed round: both generations moved at once (inside the transaction) ...
+    assert now[0] > before[0] and now[1] > before[1]
+    # ... and move again when it commits: one callback for the transaction holds both keys
+    pending = [f for _s, f, _r in connection.run_on_commit if isinstance(f, pagecache.GenerationBump)]
+    assert len(pending) == 1 and {pagecache.gen_key(scope, g) for g in names} <= pending[0].keys
+    pending[0]()
+    assert pagecache.current_gens(scope, names) == (now[0] + 1, now[1] + 1)
 
 
 def test_missing_generation_starts_afresh_and_matches_no_old_entry(played):
@@ -228,3 +232,33 @@ def test_switched_off_every_request_is_built(played):
     client.get(f"/t/{t.slug}/standings/")
     response, queries = _get(client, f"/t/{t.slug}/standings/")
     assert "X-Page-Cache" not in response and queries > 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_page_built_before_the_commit_is_not_served_after_it():
+    """A reader that builds the page between the write's first move and its commit (here: inside the
+    writer's transaction, where the new data is not committed yet) stores it under the moved generation;
+    the commit moves it again, so the next reader gets a page built after the commit."""
+    from django.db import transaction
+
+    from tests.factories import organiser, referee
+
+    org, ref = organiser(username="tx-org"), referee(username="tx-ref")
+    t, _club = _event(org)
+    rnd = _play_first_round(t, org, ref)
+    scope = caching.page_scope(t.slug)
+    client = Client()
+    client.get(f"/t/{t.slug}/standings/")
+    before = pagecache.current_gens(scope, (caching.GEN_STANDINGS,))[0]
+    board1 = rnd.matches.get(board=1)
+    with transaction.atomic():
+        services.match_result_enter(match=board1, sets=BLACK_WINS, user=org, reason="hakem hatası",
+                                    expected_version=board1.version)
+        during = client.get(f"/t/{t.slug}/standings/")
+        assert during["X-Page-Cache"] == "miss"
+        assert pagecache.current_gens(scope, (caching.GEN_STANDINGS,))[0] == before + 1
+    assert pagecache.current_gens(scope, (caching.GEN_STANDINGS,))[0] == before + 2
+    after = client.get(f"/t/{t.slug}/standings/")
+    assert after["X-Page-Cache"] == "miss"  # rebuilt after the commit, not the page built inside it
+    again = client.get(f"/t/{t.slug}/standings/")
+    assert again["X-Page-Cache"] == "hit" and again.content == after.content
