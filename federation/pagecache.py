@@ -33,7 +33,8 @@ page is built at most once per interval and is at most ``stale_for`` seconds (pl
 
 **For the front proxy** (``docker/nginx``): a response stored here carries ``X-Accel-Expires:
 PUBLIC_PAGE_PROXY_SECONDS`` (nginx's micro-cache holds it that long; nginx does not pass the header on)
-and ``Cache-Control: no-cache`` (browsers revalidate with the ETag and get a 304). A response to a request
+and ``Cache-Control: public, max-age=0, must-revalidate`` (browsers revalidate with the ETag and get a
+304; not ``no-cache``, which the proxy reads as "for one reader only"). A response to a request
 with the session cookie gets ``Cache-Control: private`` when it names no policy of its own.
 
 Settings: ``PUBLIC_PAGE_CACHE`` (on/off, default on), ``PUBLIC_PAGE_PROXY_SECONDS`` (default 3).
@@ -60,6 +61,8 @@ from django.utils.http import http_date, parse_http_date_safe
 LAYOUT = 1
 #: Seconds a rebuild lock of a rate-limited page is held at most (a build that dies frees it then).
 LOCK_SECONDS = 30
+#: What a stored public answer tells browsers and proxies: any cache may keep it, revalidated each time.
+PUBLIC_CACHE_CONTROL = "public, max-age=0, must-revalidate"
 #: Headers never stored with an entry (set per response, or not ours to replay).
 _NOT_STORED = frozenset({"set-cookie", "date", "x-accel-expires", "x-cache", "x-page-cache"})
 
@@ -278,7 +281,7 @@ class PublicPageMiddleware:
         built = time.time()
         response["ETag"] = etag
         response["Last-Modified"] = http_date(built)
-        response["Cache-Control"] = "no-cache"
+        response["Cache-Control"] = PUBLIC_CACHE_CONTROL
         headers = [(k, v) for k, v in response.items() if k.lower() not in _NOT_STORED]
         cache.set(key, Entry(gens=gens, built=built, status=response.status_code, headers=headers, body=body,
                              etag=etag))
