@@ -187,13 +187,15 @@ def match_result(request, slug: str, number: int, board: int):
     checks or the service's :class:`ApplicationError`, whose ``field`` names the set: ``sets[3]``)
     marks the fields of that set (``aria-invalid``) and lists every reason, naming its set and linking
     to its field, in a summary above the first set that takes the focus."""
-    t = _tournament(request, slug)
-    match = get_object_or_404(
-        Match.objects.select_related("white__player", "black__player", "round", "result_entered_by"),
-        round__tournament=t,
-        round__number=number, board=board,
+    # the board with its round, tournament and players in one query (the service reads none of them again)
+    match = (
+        Match.objects.select_related("white__player", "black__player", "round__tournament", "result_entered_by")
+        .filter(round__tournament__slug=slug, round__number=number, board=board).first()
     )
-    match.round.tournament = t  # the same row: not read again by the service
+    if match is None or not publication.tournament_visible(match.round.tournament, request.user):
+        _tournament(request, slug)  # Http404 for a missing or hidden tournament
+        raise Http404("no such board")
+    t = match.round.tournament
     if not access.can_enter_results(request.user, t):
         messages.error(request, _("Only referees and organisers can enter results."))
         return redirect("round-detail", slug=slug, number=number)

@@ -181,20 +181,27 @@ def test_a_forfeit_replacing_sets_writes_their_deletion_history(hall):
 
 
 def test_the_referees_form_post_costs_at_most_15_statements(hall):
+    """The phone form (session login): a first result, then a correction with the version it showed."""
     t, _org, ref, _client = hall
     browser = Client(HTTP_ACCEPT_LANGUAGE="en")
     browser.force_login(ref)
     data = {"version": 1, "forfeit": "", "set1_white": 20, "set1_black": 28, "set1_termination": "completed",
             "set2_white": 30, "set2_black": 18, "set2_termination": "completed",
             "set3_white": 26, "set3_black": 22, "set3_termination": "completed"}
-    with CaptureQueriesContext(connection) as ctx:
-        r = browser.post(f"/t/{t.slug}/round/1/board/1/", data)
-    sqls = [q["sql"] for q in ctx.captured_queries]
-    assert r.status_code == 302, r.content.decode()[:2000]
-    assert len(sqls) <= MAX_STATEMENTS, "\n".join(sqls)
-    match = Match.objects.get(round__tournament=t, round__number=1, board=1)
-    assert (match.white_points, match.version, match.result_entered_by) == (1, 2, ref)
-    assert list(match.sets.values_list("white_stones", "black_stones")) == [(20, 28), (30, 18), (26, 22)]
+    for version, third, points in ((1, (26, 22), 1), (2, (22, 26), 0)):
+        data.update(version=version, set3_white=third[0], set3_black=third[1])
+        with CaptureQueriesContext(connection) as ctx:
+            r = browser.post(f"/t/{t.slug}/round/1/board/1/", data)
+        sqls = [q["sql"] for q in ctx.captured_queries]
+        assert r.status_code == 302, r.content.decode()[:2000]
+        assert r["Location"] == f"/t/{t.slug}/round/1/"
+        assert len(sqls) <= MAX_STATEMENTS, "\n".join(sqls)
+        match = Match.objects.get(round__tournament=t, round__number=1, board=1)
+        assert (match.white_points, match.version, match.result_entered_by) == (points, version + 1, ref)
+        assert list(match.sets.values_list("white_stones", "black_stones")) == [(20, 28), (30, 18), third]
+    # a board that is not there is still a 404
+    assert browser.post(f"/t/{t.slug}/round/1/board/9/", data).status_code == 404
+    assert browser.post("/t/yok-boyle-turnuva/round/1/board/1/", data).status_code == 404
 
 
 def test_a_role_given_after_a_refusal_counts_for_the_same_user_object(hall):
