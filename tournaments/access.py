@@ -4,6 +4,10 @@
   create tournaments, pair rounds, publish pairings and standings, close rounds.
 * Referees (global ``referee`` group or per-tournament referee role) and organisers enter results.
 * Everyone sees published rounds and published standings.
+
+The checks of one request cost one query in all: the user's group names and roles in the tournament
+are read together (:func:`load_memberships`) and memoised on the user object
+(:func:`federation.roles.memberships_memo`, dropped when a group, a membership or a role changes).
 """
 from __future__ import annotations
 
