@@ -358,7 +358,12 @@ def ratings_recompute_from(*, tournament: Tournament) -> RatingSummary:
 @transaction.atomic
 def ratings_recompute_all(*, progress: Callable[[int, int, RatingEvent], None] | None = None) -> RatingSummary:
     """Delete every stored rating event and rate all rated tournaments again in order;
-    ``progress(n, total, rating_event)`` is called after each event. Updates ``Player.rating``."""
+    ``progress(n, total, rating_event)`` is called for each event once all rows are written. Updates
+    ``Player.rating``. One transaction: a run that fails leaves the previous rows and ratings.
+
+    The rows are written in bulk (:func:`_write_events`: COPY on PostgreSQL, batched ``bulk_create``
+    elsewhere). Measured (docs/performance.md, "National scale"): 1,000,000 sets of 50,000 players in
+    about a minute on PostgreSQL, of which the engine is a quarter."""
     _lock()  # before the first write: a DELETE holding row locks while waiting for the lock deadlocked
     _delete_events(RatingEvent.objects.all())
     bump_on_commit("ratings")
