@@ -18,6 +18,15 @@ TRIGRAM_INDEXES = (
 )
 
 
+class PgTrigramExtension(TrigramExtension):
+    """``CREATE EXTENSION pg_trgm`` on PostgreSQL and nothing elsewhere, both ways (Django's operation
+    checks the vendor going forwards only)."""
+
+    def database_backwards(self, app_label, schema_editor, from_state, to_state):
+        if schema_editor.connection.vendor == "postgresql":
+            super().database_backwards(app_label, schema_editor, from_state, to_state)
+
+
 def fill_sort_keys(apps, schema_editor):
     from federation.collation import player_sort_text
 
@@ -74,6 +83,6 @@ class Migration(migrations.Migration):
             model_name='player',
             index=models.Index(django.db.models.functions.text.Upper('federation_id'), name='player_federation_id_ci'),
         ),
-        TrigramExtension(),  # CREATE EXTENSION pg_trgm on PostgreSQL; nothing elsewhere
+        PgTrigramExtension(),  # CREATE EXTENSION pg_trgm on PostgreSQL; nothing elsewhere
         migrations.RunPython(trigram_indexes, drop_trigram_indexes),
     ]
