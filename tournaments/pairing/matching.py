@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from heapq import heappop, heappush
 from itertools import compress
-from operator import not_, sub
+from operator import eq, not_, sub
 
 _IS_EXPOSED = (-1).__eq__
 _INF = float("inf")
@@ -92,6 +92,9 @@ class Matcher:
         self.dirty: set[int] = set()
         self.zeroed: set[int] = set()  # vertices whose lists may hold edges set to 0
         self.retired: set[int] = set()
+        # labels at the start of a stage: 3 (never a label of the search) for the vertices of
+        # isolated pairs, whose other edges all weigh 0, so a scan needs no weight test
+        self.label0 = [0] * (2 * N)
         self._compacted_at = 0
         self.stages = 0
 
@@ -167,17 +170,23 @@ class Matcher:
             self.dirty.add(x)
         self.retired.add(u)
         self.retired.add(v)
+        self.label0[u] = self.label0[v] = 3
         if len(self.retired) >= self._compacted_at + max(8, (n - self._compacted_at) // 4):
             self._compact()
 
-    def _compact(self) -> None:
-        """Drop the edges to isolated pairs from the neighbour lists (they are all 0)."""
-        retired, nbv, nbk = self.retired, self.nbv, self.nbk
+    def _compact(self, all_zero: bool = False) -> None:
+        """Drop the edges to isolated pairs from the neighbour lists (they are all 0); with
+        ``all_zero`` also the edges of weight 0 in the lists of the isolated pairs."""
+        retired, nbv, nbk, wt = self.retired, self.nbv, self.nbk, self.wt
         for v in range(self.n):
             if v not in retired:
                 pairs = [(u, k) for u, k in zip(nbv[v], nbk[v]) if u not in retired]
-                nbv[v] = [u for u, _ in pairs]
-                nbk[v] = [k for _, k in pairs]
+            elif all_zero:
+                pairs = [(u, k) for u, k in zip(nbv[v], nbk[v]) if wt[k]]
+            else:
+                continue
+            nbv[v] = [u for u, _ in pairs]
+            nbk[v] = [k for _, k in pairs]
         self._compacted_at = len(retired)
 
     def _drop_zero_edges(self) -> None:
@@ -634,19 +643,30 @@ class Matcher:
             # tight edge (saves a whole stage each)
             exposed = [v for v in compress(range(n), map(_IS_EXPOSED, mate)) if inblossom[v] == v]
             if len(exposed) * len(exposed) < 2 * sum(len(nbk[v]) for v in exposed):
+                # the first exposed u after v with a tight edge {v, u}: weights and sums of the
+                # duals compared in bulk, candidates checked in order
+                dex = list(map(dualvar.__getitem__, exposed))
                 for x, v in enumerate(exposed):
                     if mate[v] != -1:
                         continue
-                    dv = dualvar[v]
+                    rest = exposed[x + 1:]
+                    if not rest:
+                        break
                     nv = v * n
-                    for u in exposed[x + 1:]:
-                        if mate[u] == -1:
+                    ws_ = list(map(wt.__getitem__, map(nv.__add__, rest)))
+                    eqs = list(map(eq, ws_, map(dex[x].__add__, dex[x + 1:])))
+                    j = -1
+                    while True:
+                        try:
+                            j = eqs.index(True, j + 1)
+                        except ValueError:
+                            break
+                        u = rest[j]
+                        if ws_[j] and mate[u] == -1:
                             k = nv + u
-                            w8 = wt[k]
-                            if w8 and dv + dualvar[u] == w8:
-                                mate[v] = 2 * k + 1
-                                mate[u] = 2 * k
-                                break
+                            mate[v] = 2 * k + 1
+                            mate[u] = 2 * k
+                            break
             else:
                 for v in exposed:
                     if mate[v] == -1:
@@ -657,7 +677,13 @@ class Matcher:
                                 mate[v] = 2 * k + (u > v)
                                 mate[u] = 2 * k + (v > u)
                                 break
-            label[:] = [0] * N2
+            if any(map(self.label0.__getitem__, compress(range(n), map(_IS_EXPOSED, mate)))):
+                # an isolated pair to be matched again (not the Dutch system's use): no edge
+                # of weight 0 may stay in the lists, no label 3
+                self._compact(all_zero=True)
+                label[:] = [0] * N2
+            else:
+                label[:] = self.label0
             bestedge[:] = [-1] * N2
             best3[:] = [-1] * n
             allowedge = self.allowedge = bytearray(n * n)
@@ -677,29 +703,29 @@ class Matcher:
                     dv = dualvar[v]
                     b3k = -1
                     b3s = _INF
+                    # Edges of weight 0 in the lists lead to isolated pairs (the others were
+                    # dropped at the start), labelled 3: no effect whatever their slack.  An
+                    # allowed edge is tight (it stays so until the end of the stage).
                     for k, w in zip(nbk[v], nbv[v]):
-                        w8 = wt[k]
-                        if not w8:
-                            continue
                         bw = inblossom[w]
                         if bv_ == bw:
                             continue
-                        if not allowedge[k]:
-                            kslack = dv + dualvar[w] - w8
-                            if kslack > 0:
-                                if label[bw] == 1:
-                                    if kslack < b3s:
-                                        b3s = kslack
-                                        b3k = k
-                                elif label[w] == 0:
-                                    bk = bestedge[w]
-                                    if bk == -1:
-                                        bestedge[w] = k
-                                        becand.append(w)
-                                    elif kslack < dualvar[bk // n] + dualvar[bk % n] - wt[bk]:
-                                        bestedge[w] = k
-                                continue
-                            allowedge[k] = 1
+                        w8 = wt[k]
+                        kslack = dv + dualvar[w] - w8
+                        if kslack > 0:
+                            if label[bw] == 1:
+                                if kslack < b3s:
+                                    b3s = kslack
+                                    b3k = k
+                            elif label[w] == 0:
+                                bk = bestedge[w]
+                                if bk == -1:
+                                    bestedge[w] = k
+                                    becand.append(w)
+                                elif kslack < dualvar[bk // n] + dualvar[bk % n] - wt[bk]:
+                                    bestedge[w] = k
+                            continue
+                        allowedge[k] = 1
                         lw = label[bw]
                         if lw == 0:
                             assign_label(w, 2, 2 * k + (v > w))
