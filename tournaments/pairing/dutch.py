@@ -40,6 +40,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from operator import sub
 
 from .base import Pairing, PairingError, PairingPlayer, PointSystem, RoundRecord
 from .matching import Matcher
@@ -222,6 +223,7 @@ class _Graph:
         self.mark = bytearray(self.N * self.N)  # 1 explicit, 2 active background
         self.bg: list[int] = []  # active background edges k
         self.violations = 0
+        self._set_rbase()
 
     def bgw(self, u: int, v: int) -> int:
         """Background weight of the compatible pair ``{u, v}``."""
@@ -236,6 +238,7 @@ class _Graph:
         self.sep = sep
         self.const = const
         self.top = top
+        self._set_rbase()
         n, N, m, mark = self.n, self.N, self.m, self.mark
         compatible = self.compatible
         if not self.bg:
@@ -259,6 +262,15 @@ class _Graph:
             if mark[k] == 2:
                 i, j = divmod(k, N)
                 m.set_weight(i, j, bgw(i, j))
+
+    def _set_rbase(self) -> None:
+        """``rbase[u] = 2 sep[u] + const + top[u]`` for the active players, so that
+        ``dual[u] - rbase[u]`` is the ``r[u]`` of :meth:`_violated`; a huge negative number for
+        the finalised ones (whose ``r`` must never be negative)."""
+        sep, c, top = self.sep, self.const, self.top
+        self._huge = huge = 1 << (max(max(sep, default=0), c).bit_length() + 64)
+        self.rbase = [(2 * sep[u] + c + (top[u] if top is not None else 0)) if self.active[u] else -huge
+                      for u in range(self.n)]
 
     def set(self, u: int, v: int, w: int) -> None:
         """Set the weight of edge ``{u, v}``; ``u`` is the player whose edges change."""
@@ -285,6 +297,7 @@ class _Graph:
         self.active[u] = self.active[v] = False
         self.final[u] = v
         self.final[v] = u
+        self.rbase[u] = self.rbase[v] = -self._huge
 
     def _violated(self) -> list[tuple[int, int]]:
         """The background edges not given to the matcher whose slack is negative under its dual
@@ -295,9 +308,12 @@ class _Graph:
         blossom the nested blossoms are walked down from the top."""
         m = self.m
         y = m.dualvar
+        n = self.n
+        if min(map(sub, y[:n], self.rbase)) >= 0:
+            return []  # no player with r < 0 (the loop below would find none)
         ib = m.inblossom
         bp = m.blossomparent
-        n, N, mark, sep, c, top = self.n, self.N, self.mark, self.sep, self.const, self.top
+        N, mark, sep, c, top = self.N, self.mark, self.sep, self.const, self.top
         active = self.active
         # slack of background edge {u, v} (no blossom holding both) = r[u] + r[v] - 2 top[u] top[v]
         # >= r[u] + r[v] with r lowered by top: candidates from r, exact check in add()
