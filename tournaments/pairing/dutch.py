@@ -704,6 +704,10 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
         """Edge weight encoding C.04.3 C.4-C.21 for ``h`` (higher) v ``lo`` (lower)."""
         if not compatible(h, lo):
             return 0
+        return compatible_weight(h, lo, in_cur, in_next)
+
+    def compatible_weight(h: _P, lo: _P, in_cur: bool, in_next: bool) -> int:
+        """:func:`edge_weight` of two players known to be compatible (memo by types)."""
         key = ((h.tid * ntypes[0] + lo.tid) << 2) + (in_cur << 1) + in_next
         w = memo.get(key)
         if w is None:
@@ -826,10 +830,40 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
         # base weights: base[li][si] for li >= sgb
         base: dict[int, list[int]] = {}
         pbp = [S[v] for v in pb]
+        # A row is the weight of each type against the lower player's (one per type in pb),
+        # then 0 for the pairs that are not compatible: past opponents and, between two
+        # absolute preferences for one colour, the pairs compatible() refuses.
+        tids = [p.tid for p in pbp]
+        rep_of: dict[int, _P] = {}
+        for p in pbp:
+            rep_of.setdefault(p.tid, p)
+        at_of = {p.pid: i for i, p in enumerate(pbp)}
+        abs_at = {"w": [], "b": []}
+        for i, p in enumerate(pbp):
+            if p.abs_pref:
+                abs_at[p.pref].append(i)  # type: ignore[index]
+        type_rows: dict[tuple[int, bool], dict[int, int]] = {}
         for li in range(sgb, len(pb)):
             lp = pbp[li]
             in_cur = li < nsgb
-            row = [edge_weight(hp, lp, in_cur, not in_cur) for hp in pbp[:li]]
+            if forbidden_ids:
+                row = [edge_weight(hp, lp, in_cur, not in_cur) for hp in pbp[:li]]
+            else:
+                trow = type_rows.get((lp.tid, in_cur))
+                if trow is None:
+                    trow = type_rows[lp.tid, in_cur] = {
+                        t: compatible_weight(h, lp, in_cur, not in_cur) for t, h in rep_of.items()}
+                row = list(map(trow.__getitem__, tids[:li]))
+                for o in lp.opponents:
+                    i = at_of.get(o, li)
+                    if i < li:
+                        row[i] = 0
+                if lp.abs_pref:
+                    for i in abs_at[lp.pref]:  # type: ignore[index]
+                        if i >= li:
+                            break
+                        if not compatible(pbp[i], lp):
+                            row[i] = 0
             G.set_row(pb[li], pb[:li], row)  # every player of pb is still unpaired
             base[li] = row
 
