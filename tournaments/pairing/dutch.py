@@ -40,6 +40,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import compress
 from operator import sub
 
 from .base import Pairing, PairingError, PairingPlayer, PointSystem, RoundRecord
@@ -309,42 +310,38 @@ class _Graph:
         m = self.m
         y = m.dualvar
         n = self.n
-        if min(map(sub, y[:n], self.rbase)) >= 0:
-            return []  # no player with r < 0 (the loop below would find none)
-        ib = m.inblossom
-        bp = m.blossomparent
-        N, mark, sep, c, top = self.N, self.mark, self.sep, self.const, self.top
-        active = self.active
         # slack of background edge {u, v} (no blossom holding both) = r[u] + r[v] - 2 top[u] top[v]
         # >= r[u] + r[v] with r lowered by top: candidates from r, exact check in add()
-        # r of the dummy and of finalised players: never part of a background edge
-        r = [1 << (max(max(sep, default=0), c).bit_length() + 8)] * N
-        neg = []
-        for u in range(n):
-            if active[u]:
-                ru = y[u] - 2 * sep[u] - c
-                if top is not None:
-                    ru -= top[u]
-                r[u] = ru
-                if ru < 0:
-                    neg.append(u)
-        if not neg:
-            return []
+        # r of the dummy and of finalised players is huge: never part of a background edge
+        r = list(map(sub, y[:n], self.rbase))
+        least = min(r)
+        if least >= 0:
+            return []  # no player with r < 0
+        ib = m.inblossom
+        bp = m.blossomparent
+        N, mark, c, top = self.N, self.mark, self.const, self.top
+        active = self.active
+        r.extend([self._huge] * (N - n))
+        neg = list(compress(range(n), map((0).__gt__, r)))
+        # only players with r < -least can be the partner of one of them: the groups (top-level
+        # blossoms) of those, each sorted by r, in the order of their least r (ties: the order of
+        # their first active player, as when every player was grouped)
         groups: dict[int, list[int]] = {}
-        for u in range(n):
-            if active[u]:
-                g = groups.get(ib[u])
-                if g is None:
-                    groups[ib[u]] = [u]
-                else:
-                    g.append(u)
+        for u in compress(range(n), map((-least).__gt__, r)):
+            g = groups.get(ib[u])
+            if g is None:
+                groups[ib[u]] = [u]
+            else:
+                g.append(u)
         key = r.__getitem__
         gmin = {}
+        first = {}
         for t, g in groups.items():
             if len(g) > 1:
                 g.sort(key=key)
             gmin[t] = r[g[0]]
-        gorder = sorted(groups, key=gmin.__getitem__)
+            first[t] = t if t < N else min(u for u in m.bleaves[t] if u < n and active[u])
+        gorder = sorted(groups, key=lambda t: (gmin[t], first[t]))
         compatible = self.compatible
         out = []
 
