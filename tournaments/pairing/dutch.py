@@ -461,7 +461,16 @@ class _Graph:
             bgw = self.bgw
             for u, v in bad:
                 self.m.set_weight(u, v, bgw(u, v))
-        return [x if 0 <= x < n else v for v, x in enumerate(res[:n])]
+        out = res[:n]
+        for gone in (-1, n):  # unmatched, or matched to the dummy: unpaired
+            v = -1
+            while True:
+                try:
+                    v = out.index(gone, v + 1)
+                except ValueError:
+                    break
+                out[v] = v
+        return out
 
 
 def _build(players: list[PairingPlayer], round_no: int, ps: PointSystem

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from heapq import heappop, heappush
 from itertools import compress
-from operator import eq, not_, sub
+from operator import eq, gt, ne, not_, sub
 
 _IS_EXPOSED = (-1).__eq__
 _INF = float("inf")
@@ -68,6 +68,7 @@ class Matcher:
         for i in range(N):
             endpoint[2 * i * N:2 * (i + 1) * N:2] = [i] * N
             endpoint[2 * i * N + 1:2 * (i + 1) * N:2] = cols
+        endpoint.append(-1)  # endpoint[-1]: the partner of an exposed vertex (mate -1)
         # the edges at v: nbv[v][x] is the other end of edge nbk[v][x] (edges of weight 0 are
         # dropped lazily); listed[k]: edge k is in these lists
         self.nbv: list[list[int]] = [[] for _ in range(N)]
@@ -129,33 +130,37 @@ class Matcher:
         """``set_weight(i, js[x], ws[x])`` for every ``x``; with ``mark``, also ``mark[k] = 1``
         for every edge ``k`` set."""
         n, wt, listed, nbv, nbk = self.n, self.wt, self.listed, self.nbv, self.nbk
-        nbvi, nbki = nbv[i], nbk[i]
-        changed = raised = False
         ni = i * n
-        for j, w in zip(js, ws):
-            k = ni + j if i < j else j * n + i
-            if mark is not None:
+        ks = [ni + j if i < j else j * n + i for j in js]
+        if mark is not None:
+            for k in ks:
                 mark[k] = 1
-            w2 = w << 1
-            old = wt[k]
-            if old != w2:
-                wt[k] = w2
-                changed = True
-                if w2 > old:
-                    raised = True
-                if not w2:
+        w2s = [w << 1 for w in ws]
+        olds = list(map(wt.__getitem__, ks))
+        if olds == w2s:
+            return
+        diff = list(map(ne, olds, w2s))
+        for k, w2 in zip(compress(ks, diff), compress(w2s, diff)):
+            wt[k] = w2
+        if 0 in w2s:
+            for j, w2, d in zip(js, w2s, diff):
+                if d and not w2:
                     self.zeroed.add(i)
                     self.zeroed.add(j)
-                elif not listed[k]:
+        # an edge not in the lists weighed 0: it changed if it weighs something now
+        isin = list(map(listed.__getitem__, ks))
+        if 0 in isin:
+            nbvi, nbki = nbv[i], nbk[i]
+            for j, k, w2, inl in zip(js, ks, w2s, isin):
+                if w2 and not inl:
                     listed[k] = 1
                     nbvi.append(j)
                     nbki.append(k)
                     nbv[j].append(i)
                     nbk[j].append(k)
-        if changed:
-            self.dirty.add(i)
-            if raised:
-                self.raised.add(i)
+        self.dirty.add(i)
+        if any(map(gt, w2s, olds)):
+            self.raised.add(i)
 
     def isolate_pair(self, u: int, v: int) -> None:
         """Remove every edge at ``u`` and ``v`` except ``{u, v}`` itself (which must exist):
@@ -163,11 +168,12 @@ class Matcher:
         n = self.n
         wt = self.wt
         keep = u * n + v if u < v else v * n + u
+        w = wt[keep]
         for x in (u, v):
             for k in self.nbk[x]:
-                if k != keep:
-                    wt[k] = 0
+                wt[k] = 0
             self.dirty.add(x)
+        wt[keep] = w
         self.retired.add(u)
         self.retired.add(v)
         self.label0[u] = self.label0[v] = 3
@@ -827,4 +833,4 @@ class Matcher:
             for b in sorted(used):
                 if blossomparent[b] == -1 and blossombase[b] >= 0 and label[b] == 1 and dualvar[b] == 0:
                     expand_blossom(b, True)
-        return [endpoint[p] if p != -1 else -1 for p in mate]
+        return list(map(endpoint.__getitem__, mate))  # (endpoint[-1] is -1)
