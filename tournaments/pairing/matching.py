@@ -132,7 +132,7 @@ class Matcher:
         n, wt, listed, nbv, nbk = self.n, self.wt, self.listed, self.nbv, self.nbk
         ni = i * n
         ks = [ni + j if i < j else j * n + i for j in js]
-        if mark is not None:
+        if mark is not None and list(map(mark.__getitem__, ks)).count(1) != len(ks):
             for k in ks:
                 mark[k] = 1
         w2s = [w << 1 for w in ws]
@@ -151,8 +151,9 @@ class Matcher:
         isin = list(map(listed.__getitem__, ks))
         if 0 in isin:
             nbvi, nbki = nbv[i], nbk[i]
-            for j, k, w2, inl in zip(js, ks, w2s, isin):
-                if w2 and not inl:
+            out = list(map(not_, isin))
+            for j, k, w2 in zip(compress(js, out), compress(ks, out), compress(w2s, out)):
+                if w2:
                     listed[k] = 1
                     nbvi.append(j)
                     nbki.append(k)
