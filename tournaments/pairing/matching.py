@@ -185,15 +185,20 @@ class Matcher:
         """Drop the edges to isolated pairs from the neighbour lists (they are all 0); with
         ``all_zero`` also the edges of weight 0 in the lists of the isolated pairs."""
         retired, nbv, nbk, wt = self.retired, self.nbv, self.nbk, self.wt
+        alive = [1] * self.n
+        for u in retired:
+            alive[u] = 0
+        keep_alive, weight = alive.__getitem__, wt.__getitem__
         for v in range(self.n):
-            if v not in retired:
-                pairs = [(u, k) for u, k in zip(nbv[v], nbk[v]) if u not in retired]
+            if alive[v]:
+                keep = list(map(keep_alive, nbv[v]))
             elif all_zero:
-                pairs = [(u, k) for u, k in zip(nbv[v], nbk[v]) if wt[k]]
+                keep = list(map(weight, nbk[v]))
             else:
                 continue
-            nbv[v] = [u for u, _ in pairs]
-            nbk[v] = [k for _, k in pairs]
+            if 0 in keep:
+                nbv[v] = list(compress(nbv[v], keep))
+                nbk[v] = list(compress(nbk[v], keep))
         self._compacted_at = len(retired)
 
     def _drop_zero_edges(self) -> None:
