@@ -87,6 +87,7 @@ class Matcher:
         self.unusedblossoms = list(range(N, 2 * N))
         self.used: set[int] = set()  # blossom numbers in use (not in unusedblossoms)
         self.touched: list[int] = []  # vertices whose dual the warm start changed
+        self.hints: dict[int, tuple[int, int]] = {}  # see _warm_start
         self.dualvar = [0] * (2 * N)
         self.bleaves: list = [None] * (2 * N)
         self.allowedge = bytearray(N * N)
@@ -282,6 +283,7 @@ class Matcher:
         getw, gety = wt.__getitem__, dualvar.__getitem__
 
         arg1: dict[int, int] = {}  # vertex -> the neighbour that gave its need(v, -1)
+        hints = self.hints  # vertex -> its two neighbours of largest wt - dual when last looked at
 
         def need(v: int, skip: int) -> int | None:
             """Smallest dual of trivial vertex ``v`` covering its edges (but ``skip``); with
@@ -308,6 +310,9 @@ class Matcher:
             if wt[ks[i]]:
                 if skip < 0:
                     arg1[v] = ends[i]
+                    if len(ds) > 1:  # keep the two heaviest neighbours as hints
+                        ds[i] = ds[i - 1] if i else ds[1]
+                        hints[v] = (ends[i], ends[ds.index(max(ds))])
                 return best
             # an edge to a finalised pair (weight 0, not dropped yet) gave the maximum
             best = None
@@ -359,11 +364,15 @@ class Matcher:
                     if inblossom[a] == a:
                         # one edge other than {a, b} that stays too heavy refuses the shift
                         # without looking at the others
-                        h = arg1.get(a, -1)
-                        if h >= 0 and h != b:
-                            e = edge_value(a, h)
-                            if e is not None and e > dualvar[a] - s:
-                                continue
+                        refused = False
+                        for h in hints.get(a, ()):
+                            if h != b:
+                                e = edge_value(a, h)
+                                if e is not None and e > dualvar[a] - s:
+                                    refused = True
+                                    break
+                        if refused:
+                            continue
                         r = need(a, b)
                         if r is None or dualvar[a] - s >= r:
                             dualvar[a] -= s
