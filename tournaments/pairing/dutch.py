@@ -40,6 +40,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import compress
+from operator import sub
 
 from .base import Pairing, PairingError, PairingPlayer, PointSystem, RoundRecord
 from .matching import Matcher
@@ -222,6 +224,7 @@ class _Graph:
         self.mark = bytearray(self.N * self.N)  # 1 explicit, 2 active background
         self.bg: list[int] = []  # active background edges k
         self.violations = 0
+        self._set_rbase()
 
     def bgw(self, u: int, v: int) -> int:
         """Background weight of the compatible pair ``{u, v}``."""
@@ -236,6 +239,7 @@ class _Graph:
         self.sep = sep
         self.const = const
         self.top = top
+        self._set_rbase()
         n, N, m, mark = self.n, self.N, self.m, self.mark
         compatible = self.compatible
         if not self.bg:
@@ -259,6 +263,15 @@ class _Graph:
             if mark[k] == 2:
                 i, j = divmod(k, N)
                 m.set_weight(i, j, bgw(i, j))
+
+    def _set_rbase(self) -> None:
+        """``rbase[u] = 2 sep[u] + const + top[u]`` for the active players, so that
+        ``dual[u] - rbase[u]`` is the ``r[u]`` of :meth:`_violated`; a huge negative number for
+        the finalised ones (whose ``r`` must never be negative)."""
+        sep, c, top = self.sep, self.const, self.top
+        self._huge = huge = 1 << (max(max(sep, default=0), c).bit_length() + 64)
+        self.rbase = [(2 * sep[u] + c + (top[u] if top is not None else 0)) if self.active[u] else -huge
+                      for u in range(self.n)]
 
     def set(self, u: int, v: int, w: int) -> None:
         """Set the weight of edge ``{u, v}``; ``u`` is the player whose edges change."""
@@ -285,6 +298,7 @@ class _Graph:
         self.active[u] = self.active[v] = False
         self.final[u] = v
         self.final[v] = u
+        self.rbase[u] = self.rbase[v] = -self._huge
 
     def _violated(self) -> list[tuple[int, int]]:
         """The background edges not given to the matcher whose slack is negative under its dual
@@ -295,40 +309,39 @@ class _Graph:
         blossom the nested blossoms are walked down from the top."""
         m = self.m
         y = m.dualvar
-        ib = m.inblossom
-        bp = m.blossomparent
-        n, N, mark, sep, c, top = self.n, self.N, self.mark, self.sep, self.const, self.top
-        active = self.active
+        n = self.n
         # slack of background edge {u, v} (no blossom holding both) = r[u] + r[v] - 2 top[u] top[v]
         # >= r[u] + r[v] with r lowered by top: candidates from r, exact check in add()
-        # r of the dummy and of finalised players: never part of a background edge
-        r = [1 << (max(max(sep, default=0), c).bit_length() + 8)] * N
-        neg = []
-        for u in range(n):
-            if active[u]:
-                ru = y[u] - 2 * sep[u] - c
-                if top is not None:
-                    ru -= top[u]
-                r[u] = ru
-                if ru < 0:
-                    neg.append(u)
-        if not neg:
-            return []
+        # r of the dummy and of finalised players is huge: never part of a background edge
+        r = list(map(sub, y[:n], self.rbase))
+        least = min(r)
+        if least >= 0:
+            return []  # no player with r < 0
+        ib = m.inblossom
+        bp = m.blossomparent
+        N, mark, c, top = self.N, self.mark, self.const, self.top
+        active = self.active
+        r.extend([self._huge] * (N - n))
+        neg = list(compress(range(n), map((0).__gt__, r)))
+        # only players with r < -least can be the partner of one of them: the groups (top-level
+        # blossoms) of those, each sorted by r, in the order of their least r (ties: the order of
+        # their first active player, as when every player was grouped)
         groups: dict[int, list[int]] = {}
-        for u in range(n):
-            if active[u]:
-                g = groups.get(ib[u])
-                if g is None:
-                    groups[ib[u]] = [u]
-                else:
-                    g.append(u)
+        for u in compress(range(n), map((-least).__gt__, r)):
+            g = groups.get(ib[u])
+            if g is None:
+                groups[ib[u]] = [u]
+            else:
+                g.append(u)
         key = r.__getitem__
         gmin = {}
+        first = {}
         for t, g in groups.items():
             if len(g) > 1:
                 g.sort(key=key)
             gmin[t] = r[g[0]]
-        gorder = sorted(groups, key=gmin.__getitem__)
+            first[t] = t if t < N else min(u for u in m.bleaves[t] if u < n and active[u])
+        gorder = sorted(groups, key=lambda t: (gmin[t], first[t]))
         compatible = self.compatible
         out = []
 
@@ -448,7 +461,16 @@ class _Graph:
             bgw = self.bgw
             for u, v in bad:
                 self.m.set_weight(u, v, bgw(u, v))
-        return [x if 0 <= x < n else v for v, x in enumerate(res[:n])]
+        out = res[:n]
+        for gone in (-1, n):  # unmatched, or matched to the dummy: unpaired
+            v = -1
+            while True:
+                try:
+                    v = out.index(gone, v + 1)
+                except ValueError:
+                    break
+                out[v] = v
+        return out
 
 
 def _build(players: list[PairingPlayer], round_no: int, ps: PointSystem
@@ -688,6 +710,10 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
         """Edge weight encoding C.04.3 C.4-C.21 for ``h`` (higher) v ``lo`` (lower)."""
         if not compatible(h, lo):
             return 0
+        return compatible_weight(h, lo, in_cur, in_next)
+
+    def compatible_weight(h: _P, lo: _P, in_cur: bool, in_next: bool) -> int:
+        """:func:`edge_weight` of two players known to be compatible (memo by types)."""
         key = ((h.tid * ntypes[0] + lo.tid) << 2) + (in_cur << 1) + in_next
         w = memo.get(key)
         if w is None:
@@ -810,10 +836,40 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
         # base weights: base[li][si] for li >= sgb
         base: dict[int, list[int]] = {}
         pbp = [S[v] for v in pb]
+        # A row is the weight of each type against the lower player's (one per type in pb),
+        # then 0 for the pairs that are not compatible: past opponents and, between two
+        # absolute preferences for one colour, the pairs compatible() refuses.
+        tids = [p.tid for p in pbp]
+        rep_of: dict[int, _P] = {}
+        for p in pbp:
+            rep_of.setdefault(p.tid, p)
+        at_of = {p.pid: i for i, p in enumerate(pbp)}
+        abs_at = {"w": [], "b": []}
+        for i, p in enumerate(pbp):
+            if p.abs_pref:
+                abs_at[p.pref].append(i)  # type: ignore[index]
+        type_rows: dict[tuple[int, bool], dict[int, int]] = {}
         for li in range(sgb, len(pb)):
             lp = pbp[li]
             in_cur = li < nsgb
-            row = [edge_weight(hp, lp, in_cur, not in_cur) for hp in pbp[:li]]
+            if forbidden_ids:
+                row = [edge_weight(hp, lp, in_cur, not in_cur) for hp in pbp[:li]]
+            else:
+                trow = type_rows.get((lp.tid, in_cur))
+                if trow is None:
+                    trow = type_rows[lp.tid, in_cur] = {
+                        t: compatible_weight(h, lp, in_cur, not in_cur) for t, h in rep_of.items()}
+                row = list(map(trow.__getitem__, tids[:li]))
+                for o in lp.opponents:
+                    i = at_of.get(o, li)
+                    if i < li:
+                        row[i] = 0
+                if lp.abs_pref:
+                    for i in abs_at[lp.pref]:  # type: ignore[index]
+                        if i >= li:
+                            break
+                        if not compatible(pbp[i], lp):
+                            row[i] = 0
             G.set_row(pb[li], pb[:li], row)  # every player of pb is still unpaired
             base[li] = row
 

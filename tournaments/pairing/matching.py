@@ -41,7 +41,10 @@ from __future__ import annotations
 
 from heapq import heappop, heappush
 from itertools import compress
-from operator import not_, sub
+from operator import eq, gt, ne, not_, sub
+
+_IS_EXPOSED = (-1).__eq__
+_INF = float("inf")
 
 __all__ = ["Matcher"]
 
@@ -65,6 +68,7 @@ class Matcher:
         for i in range(N):
             endpoint[2 * i * N:2 * (i + 1) * N:2] = [i] * N
             endpoint[2 * i * N + 1:2 * (i + 1) * N:2] = cols
+        endpoint.append(-1)  # endpoint[-1]: the partner of an exposed vertex (mate -1)
         # the edges at v: nbv[v][x] is the other end of edge nbk[v][x] (edges of weight 0 are
         # dropped lazily); listed[k]: edge k is in these lists
         self.nbv: list[list[int]] = [[] for _ in range(N)]
@@ -81,12 +85,18 @@ class Matcher:
         self.blossomendps: list = [None] * (2 * N)
         self.bestedge = [-1] * (2 * N)  # least-slack edge from an S-vertex to a free vertex
         self.unusedblossoms = list(range(N, 2 * N))
+        self.used: set[int] = set()  # blossom numbers in use (not in unusedblossoms)
+        self.touched: list[int] = []  # vertices whose dual the warm start changed
+        self.hints: dict[int, tuple[int, int]] = {}  # see _warm_start
         self.dualvar = [0] * (2 * N)
         self.bleaves: list = [None] * (2 * N)
         self.allowedge = bytearray(N * N)
         self.dirty: set[int] = set()
         self.zeroed: set[int] = set()  # vertices whose lists may hold edges set to 0
         self.retired: set[int] = set()
+        # labels at the start of a stage: 3 (never a label of the search) for the vertices of
+        # isolated pairs, whose other edges all weigh 0, so a scan needs no weight test
+        self.label0 = [0] * (2 * N)
         self._compacted_at = 0
         self.stages = 0
 
@@ -121,33 +131,38 @@ class Matcher:
         """``set_weight(i, js[x], ws[x])`` for every ``x``; with ``mark``, also ``mark[k] = 1``
         for every edge ``k`` set."""
         n, wt, listed, nbv, nbk = self.n, self.wt, self.listed, self.nbv, self.nbk
-        nbvi, nbki = nbv[i], nbk[i]
-        changed = raised = False
         ni = i * n
-        for j, w in zip(js, ws):
-            k = ni + j if i < j else j * n + i
-            if mark is not None:
+        ks = [ni + j if i < j else j * n + i for j in js]
+        if mark is not None and list(map(mark.__getitem__, ks)).count(1) != len(ks):
+            for k in ks:
                 mark[k] = 1
-            w2 = w << 1
-            old = wt[k]
-            if old != w2:
-                wt[k] = w2
-                changed = True
-                if w2 > old:
-                    raised = True
-                if not w2:
+        w2s = [w << 1 for w in ws]
+        olds = list(map(wt.__getitem__, ks))
+        if olds == w2s:
+            return
+        diff = list(map(ne, olds, w2s))
+        for k, w2 in zip(compress(ks, diff), compress(w2s, diff)):
+            wt[k] = w2
+        if 0 in w2s:
+            for j, w2, d in zip(js, w2s, diff):
+                if d and not w2:
                     self.zeroed.add(i)
                     self.zeroed.add(j)
-                elif not listed[k]:
+        # an edge not in the lists weighed 0: it changed if it weighs something now
+        isin = list(map(listed.__getitem__, ks))
+        if 0 in isin:
+            nbvi, nbki = nbv[i], nbk[i]
+            out = list(map(not_, isin))
+            for j, k, w2 in zip(compress(js, out), compress(ks, out), compress(w2s, out)):
+                if w2:
                     listed[k] = 1
                     nbvi.append(j)
                     nbki.append(k)
                     nbv[j].append(i)
                     nbk[j].append(k)
-        if changed:
-            self.dirty.add(i)
-            if raised:
-                self.raised.add(i)
+        self.dirty.add(i)
+        if any(map(gt, w2s, olds)):
+            self.raised.add(i)
 
     def isolate_pair(self, u: int, v: int) -> None:
         """Remove every edge at ``u`` and ``v`` except ``{u, v}`` itself (which must exist):
@@ -155,24 +170,36 @@ class Matcher:
         n = self.n
         wt = self.wt
         keep = u * n + v if u < v else v * n + u
+        w = wt[keep]
         for x in (u, v):
             for k in self.nbk[x]:
-                if k != keep:
-                    wt[k] = 0
+                wt[k] = 0
             self.dirty.add(x)
+        wt[keep] = w
         self.retired.add(u)
         self.retired.add(v)
+        self.label0[u] = self.label0[v] = 3
         if len(self.retired) >= self._compacted_at + max(8, (n - self._compacted_at) // 4):
             self._compact()
 
-    def _compact(self) -> None:
-        """Drop the edges to isolated pairs from the neighbour lists (they are all 0)."""
-        retired, nbv, nbk = self.retired, self.nbv, self.nbk
+    def _compact(self, all_zero: bool = False) -> None:
+        """Drop the edges to isolated pairs from the neighbour lists (they are all 0); with
+        ``all_zero`` also the edges of weight 0 in the lists of the isolated pairs."""
+        retired, nbv, nbk, wt = self.retired, self.nbv, self.nbk, self.wt
+        alive = [1] * self.n
+        for u in retired:
+            alive[u] = 0
+        keep_alive, weight = alive.__getitem__, wt.__getitem__
         for v in range(self.n):
-            if v not in retired:
-                pairs = [(u, k) for u, k in zip(nbv[v], nbk[v]) if u not in retired]
-                nbv[v] = [u for u, _ in pairs]
-                nbk[v] = [k for _, k in pairs]
+            if alive[v]:
+                keep = list(map(keep_alive, nbv[v]))
+            elif all_zero:
+                keep = list(map(weight, nbk[v]))
+            else:
+                continue
+            if 0 in keep:
+                nbv[v] = list(compress(nbv[v], keep))
+                nbk[v] = list(compress(nbk[v], keep))
         self._compacted_at = len(retired)
 
     def _drop_zero_edges(self) -> None:
@@ -211,8 +238,12 @@ class Matcher:
         vertices (inner edges unchanged, edges leaving ``b`` get looser)."""
         n = self.n
         z = self.dualvar[b]
-        for v in self._leaves(b):
-            self.dualvar[v] += z
+        lv = self.bleaves[b]
+        if z:
+            self.touched.extend(lv)
+            dualvar = self.dualvar
+            for v in lv:
+                dualvar[v] += z
         self.dualvar[b] = 0
         for s in self.blossomchilds[b]:
             self.blossomparent[s] = -1
@@ -229,6 +260,7 @@ class Matcher:
         self.bestedge[b] = -1
         self.bleaves[b] = None
         self.unusedblossoms.append(b)
+        self.used.discard(b)
 
     def _make_trivial(self, v: int) -> None:
         while self.inblossom[v] != v:
@@ -240,6 +272,7 @@ class Matcher:
         endpoint, mate, dualvar, wt = self.endpoint, self.mate, self.dualvar, self.wt
         Z = sorted(self.dirty)
         self.dirty = set()
+        self.touched = touched = list(Z)
         for z in Z:
             self._make_trivial(z)
         inblossom = self.inblossom
@@ -249,8 +282,12 @@ class Matcher:
 
         getw, gety = wt.__getitem__, dualvar.__getitem__
 
+        arg1: dict[int, int] = {}  # vertex -> the neighbour that gave its need(v, -1)
+        hints = self.hints  # vertex -> its two neighbours of largest wt - dual when last looked at
+
         def need(v: int, skip: int) -> int | None:
-            """Smallest dual of trivial vertex ``v`` covering its edges (but ``skip``)."""
+            """Smallest dual of trivial vertex ``v`` covering its edges (but ``skip``); with
+            ``skip < 0`` the neighbour giving it is kept in ``arg1[v]``."""
             ks = nbk[v]
             if not ks:
                 return None
@@ -271,6 +308,11 @@ class Matcher:
             if i == j:
                 i = j - 1 if j else 1
             if wt[ks[i]]:
+                if skip < 0:
+                    arg1[v] = ends[i]
+                    if len(ds) > 1:  # keep the two heaviest neighbours as hints
+                        ds[i] = ds[i - 1] if i else ds[1]
+                        hints[v] = (ends[i], ends[ds.index(max(ds))])
                 return best
             # an edge to a finalised pair (weight 0, not dropped yet) gave the maximum
             best = None
@@ -280,15 +322,28 @@ class Matcher:
                     d = w - dualvar[u]
                     if best is None or d > best:
                         best = d
+                        if skip < 0:
+                            arg1[v] = u
             return best
+
+        def edge_value(v: int, u: int) -> int | None:
+            """``wt - dual[u]`` of edge ``{v, u}``, ``None`` without that edge."""
+            w = wt[v * n + u if v < u else u * n + v]
+            return w - dualvar[u] if w else None
+
+        # duals changed in steps 1-3, in order; needs[z] was computed when changed had at[z] items
+        changed: list[int] = []
+        at: dict[int, int] = {}
 
         # 1. feasibility: a dirty vertex whose edges got heavier raises its dual
         needs: dict[int, int | None] = {}
         for z in Z:
             if z in raised:
+                at[z] = len(changed)
                 a = needs[z] = need(z, -1)
                 if a is not None and dualvar[z] < a:
                     dualvar[z] = a
+                    changed.append(z)
         lowered = False
         # 2. a matched edge at a dirty vertex that is no longer tight: lower the dual of one
         # end (the higher-ranked first) by the slack when its other edges allow it (a
@@ -307,9 +362,21 @@ class Matcher:
                     continue
                 for a, b in ((z, m), (m, z)) if z < m else ((m, z), (z, m)):
                     if inblossom[a] == a:
+                        # one edge other than {a, b} that stays too heavy refuses the shift
+                        # without looking at the others
+                        refused = False
+                        for h in hints.get(a, ()):
+                            if h != b:
+                                e = edge_value(a, h)
+                                if e is not None and e > dualvar[a] - s:
+                                    refused = True
+                                    break
+                        if refused:
+                            continue
                         r = need(a, b)
                         if r is None or dualvar[a] - s >= r:
                             dualvar[a] -= s
+                            changed.append(a)
                             s = 0
                             lowered = True
                             break
@@ -321,29 +388,51 @@ class Matcher:
         # feasible as long as no dual went down since then)
         for z in Z:
             if mate[z] == -1:
-                a = needs[z] if (not lowered and z in needs) else need(z, -1)
+                if not lowered and z in needs:
+                    a = needs[z]
+                elif z in needs and z in arg1 and len(changed) - at[z] <= 64:
+                    # need(z, -1) again: only the duals changed since needs[z] was computed can
+                    # move it (and only up, unless its maximiser changed)
+                    since = set(changed[at[z]:])
+                    if arg1[z] in since:
+                        a = need(z, -1)
+                    else:
+                        a = needs[z]
+                        for u in since:
+                            if u != z:
+                                e = edge_value(z, u)
+                                if e is not None and e > a:
+                                    a = e
+                else:
+                    a = need(z, -1)
                 if a is not None:
                     if a < dualvar[z]:
                         lowered = True
+                    if a != dualvar[z]:
+                        changed.append(z)
                     dualvar[z] = a
-        # release matched edges between top-level blossoms that are no longer tight
-        for v in range(n):
+        # release matched edges between top-level blossoms that are no longer tight: every
+        # matched edge was tight after the last solve, so only those at a vertex whose edges or
+        # dual changed here (a dirty vertex or a vertex of a dissolved blossom) can be loose
+        for v in set(touched):
             p = mate[v]
             if p == -1:
                 continue
             u = endpoint[p]
-            if u < v or self.inblossom[u] == self.inblossom[v]:
+            if inblossom[u] == inblossom[v]:
                 continue
             k = p >> 1
-            if wt[k] == 0 or self._slack(k) != 0:
+            w = wt[k]
+            if w == 0 or dualvar[u] + dualvar[v] != w:
                 mate[u] = -1
                 mate[v] = -1
         # exposed vertices become trivial roots with duals of one parity
-        for v in range(n):
-            if mate[v] == -1 and self.inblossom[v] != v:
+        exposed = list(compress(range(n), map(_IS_EXPOSED, mate)))
+        for v in exposed:
+            if inblossom[v] != v:
                 self._make_trivial(v)
-        for v in range(n):
-            if mate[v] == -1 and dualvar[v] & 1:
+        for v in exposed:
+            if dualvar[v] & 1:
                 dualvar[v] += 1
 
     # -- the algorithm -----------------------------------------------------------------------
@@ -371,7 +460,14 @@ class Matcher:
         unusedblossoms = self.unusedblossoms
         dualvar = self.dualvar
         bleaves = self.bleaves
+        used = self.used
         best3 = [-1] * n  # per S-vertex: least-slack edge to another S-blossom
+        # per stage, so that the deltas and dual changes look at the tree only: the vertices
+        # scanned (every S-vertex is), the leaves of blossoms labelled T, the vertices given a
+        # best edge
+        scanned: list[int] = []
+        tleaves: list[int] = []
+        becand: list[int] = []
 
         def leaves(b: int) -> list[int]:
             return bleaves[b] if b >= n else [b]
@@ -390,6 +486,7 @@ class Matcher:
                 for v in leaves(b):
                     heappush(queue, v)
             elif t == 2:
+                tleaves.extend(leaves(b))
                 base = blossombase[b]
                 assign_label(endpoint[mate[base]], 1, mate[base] ^ 1)
 
@@ -421,6 +518,7 @@ class Matcher:
             bv = inblossom[v]
             bw = inblossom[w]
             b = unusedblossoms.pop()
+            used.add(b)
             blossombase[b] = base
             blossomparent[b] = -1
             blossomparent[bb] = b
@@ -509,6 +607,7 @@ class Matcher:
             bestedge[b] = -1
             bleaves[b] = None
             unusedblossoms.append(b)
+            used.discard(b)
 
         def augment_blossom(b: int, v: int) -> None:
             t = v
@@ -563,21 +662,32 @@ class Matcher:
             self.stages += 1
             # augmenting paths of length one: two exposed single vertices joined by a
             # tight edge (saves a whole stage each)
-            exposed = [v for v in range(n) if mate[v] == -1 and inblossom[v] == v]
+            exposed = [v for v in compress(range(n), map(_IS_EXPOSED, mate)) if inblossom[v] == v]
             if len(exposed) * len(exposed) < 2 * sum(len(nbk[v]) for v in exposed):
+                # the first exposed u after v with a tight edge {v, u}: weights and sums of the
+                # duals compared in bulk, candidates checked in order
+                dex = list(map(dualvar.__getitem__, exposed))
                 for x, v in enumerate(exposed):
                     if mate[v] != -1:
                         continue
-                    dv = dualvar[v]
+                    rest = exposed[x + 1:]
+                    if not rest:
+                        break
                     nv = v * n
-                    for u in exposed[x + 1:]:
-                        if mate[u] == -1:
+                    ws_ = list(map(wt.__getitem__, map(nv.__add__, rest)))
+                    eqs = list(map(eq, ws_, map(dex[x].__add__, dex[x + 1:])))
+                    j = -1
+                    while True:
+                        try:
+                            j = eqs.index(True, j + 1)
+                        except ValueError:
+                            break
+                        u = rest[j]
+                        if ws_[j] and mate[u] == -1:
                             k = nv + u
-                            w8 = wt[k]
-                            if w8 and dv + dualvar[u] == w8:
-                                mate[v] = 2 * k + 1
-                                mate[u] = 2 * k
-                                break
+                            mate[v] = 2 * k + 1
+                            mate[u] = 2 * k
+                            break
             else:
                 for v in exposed:
                     if mate[v] == -1:
@@ -588,71 +698,84 @@ class Matcher:
                                 mate[v] = 2 * k + (u > v)
                                 mate[u] = 2 * k + (v > u)
                                 break
-            label[:] = [0] * N2
+            if any(map(self.label0.__getitem__, compress(range(n), map(_IS_EXPOSED, mate)))):
+                # an isolated pair to be matched again (not the Dutch system's use): no edge
+                # of weight 0 may stay in the lists, no label 3
+                self._compact(all_zero=True)
+                label[:] = [0] * N2
+            else:
+                label[:] = self.label0
             bestedge[:] = [-1] * N2
             best3[:] = [-1] * n
             allowedge = self.allowedge = bytearray(n * n)
             queue.clear()
-            for v in range(n):
-                if mate[v] == -1 and label[inblossom[v]] == 0:
+            scanned.clear()
+            tleaves.clear()
+            becand.clear()
+            for v in compress(range(n), map(_IS_EXPOSED, mate)):
+                if label[inblossom[v]] == 0:
                     assign_label(v, 1, -1)
             augmented = False
             while True:
                 while queue and not augmented:
                     v = heappop(queue)
+                    scanned.append(v)
                     bv_ = inblossom[v]
                     dv = dualvar[v]
                     b3k = -1
-                    b3s = None
+                    b3s = _INF
+                    # Edges of weight 0 in the lists lead to isolated pairs (the others were
+                    # dropped at the start), labelled 3: no effect whatever their slack.  An
+                    # allowed edge is tight (it stays so until the end of the stage).
                     for k, w in zip(nbk[v], nbv[v]):
-                        w8 = wt[k]
-                        if not w8:
-                            continue
                         bw = inblossom[w]
                         if bv_ == bw:
                             continue
-                        kslack = 0
-                        if not allowedge[k]:
-                            kslack = dv + dualvar[w] - w8
-                            if kslack <= 0:
-                                allowedge[k] = 1
-                        if allowedge[k]:
-                            lw = label[bw]
-                            if lw == 0:
-                                assign_label(w, 2, 2 * k + (v > w))
-                            elif lw == 1:
-                                base = scan_blossom(v, w)
-                                if base >= 0:
-                                    add_blossom(base, k)
-                                    bv_ = inblossom[v]
-                                else:
-                                    augment_matching(k)
-                                    augmented = True
-                                    break
+                        w8 = wt[k]
+                        kslack = dv + dualvar[w] - w8
+                        if kslack > 0:
+                            if label[bw] == 1:
+                                if kslack < b3s:
+                                    b3s = kslack
+                                    b3k = k
                             elif label[w] == 0:
-                                label[w] = 2
-                                labelend[w] = 2 * k + (v > w)
-                        elif label[bw] == 1:
-                            if b3s is None or kslack < b3s:
-                                b3s = kslack
-                                b3k = k
+                                bk = bestedge[w]
+                                if bk == -1:
+                                    bestedge[w] = k
+                                    becand.append(w)
+                                elif kslack < dualvar[bk // n] + dualvar[bk % n] - wt[bk]:
+                                    bestedge[w] = k
+                            continue
+                        allowedge[k] = 1
+                        lw = label[bw]
+                        if lw == 0:
+                            assign_label(w, 2, 2 * k + (v > w))
+                        elif lw == 1:
+                            base = scan_blossom(v, w)
+                            if base >= 0:
+                                add_blossom(base, k)
+                                bv_ = inblossom[v]
+                            else:
+                                augment_matching(k)
+                                augmented = True
+                                break
                         elif label[w] == 0:
-                            bk = bestedge[w]
-                            if bk == -1 or kslack < dualvar[bk // n] + dualvar[bk % n] - wt[bk]:
-                                bestedge[w] = k
+                            label[w] = 2
+                            labelend[w] = 2 * k + (v > w)
                     best3[v] = b3k
                 if augmented:
                     break
                 deltatype = -1
                 delta = deltaedge = deltablossom = None
-                for v in range(n):
+                for v in sorted(set(becand)):
                     if label[inblossom[v]] == 0 and bestedge[v] != -1:
                         d = slack(bestedge[v])
                         if deltatype == -1 or d < delta:
                             delta = d
                             deltatype = 2
                             deltaedge = bestedge[v]
-                for v in range(n):
+                sset = set(scanned)
+                for v in sorted(sset):
                     bv = inblossom[v]
                     if label[bv] != 1:
                         continue
@@ -688,7 +811,7 @@ class Matcher:
                         delta = d
                         deltatype = 3
                         deltaedge = k
-                for b in range(n, N2):
+                for b in sorted(used):
                     if (blossombase[b] >= 0 and blossomparent[b] == -1 and label[b] == 2
                             and (deltatype == -1 or dualvar[b] < delta)):
                         delta = dualvar[b]
@@ -696,13 +819,14 @@ class Matcher:
                         deltablossom = b
                 if deltatype == -1:
                     break  # no augmenting path: maximum cardinality reached
-                for v in range(n):
+                sset.update(tleaves)
+                for v in sset:
                     lb = label[inblossom[v]]
                     if lb == 1:
                         dualvar[v] -= delta
                     elif lb == 2:
                         dualvar[v] += delta
-                for b in range(n, N2):
+                for b in used:
                     if blossombase[b] >= 0 and blossomparent[b] == -1:
                         if label[b] == 1:
                             dualvar[b] += delta
@@ -721,7 +845,7 @@ class Matcher:
                     expand_blossom(deltablossom, False)
             if not augmented:
                 break
-            for b in range(n, N2):
+            for b in sorted(used):
                 if blossomparent[b] == -1 and blossombase[b] >= 0 and label[b] == 1 and dualvar[b] == 0:
                     expand_blossom(b, True)
-        return [endpoint[p] if p != -1 else -1 for p in mate]
+        return list(map(endpoint.__getitem__, mate))  # (endpoint[-1] is -1)

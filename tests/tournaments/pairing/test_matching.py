@@ -105,3 +105,31 @@ def test_isolated_pairs_stay_together_and_lists_are_compacted():
         got = sum(sub[min(a, mate[a]), max(a, mate[a])] for a in alive if a < mate[a])
         assert got == _reference(n, sub)[1]
     assert m._compacted_at > 0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_isolating_a_pair_that_is_not_matched(seed):
+    """isolate_pair() on two players matched elsewhere: both pairs are released, the two are matched
+    together and the rest is a maximum-weight matching again (the search then leaves out the weight-0
+    edges of the isolated pair that stay in the lists)."""
+    rnd = random.Random(seed)
+    n = 14
+    m = Matcher(n)
+    weights = {}
+    for i in range(n):
+        for j in range(i + 1, n):
+            weights[i, j] = rnd.randrange(1, 40)
+            m.set_weight(i, j, weights[i, j])
+    mate = m.solve()
+    alive = set(range(n))
+    for _ in range(3):
+        u = min(alive)
+        v = max(x for x in alive if x not in (u, mate[u]))
+        m.isolate_pair(u, v)
+        alive -= {u, v}
+        mate = m.solve()
+        assert mate[u] == v and mate[v] == u
+        sub = {k: w for k, w in weights.items() if k[0] in alive and k[1] in alive}
+        assert all(mate[a] in alive for a in alive)
+        got = sum(sub[min(a, mate[a]), max(a, mate[a])] for a in alive if a < mate[a])
+        assert got == _reference(n, sub)[1]
