@@ -3,7 +3,8 @@ stub server that answers each path with the headers under test and counts what r
 
 No database needed: this pins nginx's side of the contract whatever the app sends (docs/operations.md
 "A front for the crowd"): anonymous GET/HEAD answers are stored for MANGALA_CACHE_SECONDS at most (even when
-the app says max-age=600); nothing with Set-Cookie, Cache-Control private/no-store/no-cache is stored; a
+the app says max-age=600); nothing with Set-Cookie, Cache-Control private/no-store or X-Accel-Expires: 0
+is stored ("no-cache" alone is: browsers revalidate, nginx answers them, 304s included); a
 request with the session or messages cookie or an Authorization header is never answered from the cache
 and leaves nothing in it; the key carries the language choice; a burst for one URL reaches the server
 once; POSTs pass through; X-Forwarded-For/-Proto are set by nginx; gzip. Skipped when nginx is missing
@@ -59,6 +60,11 @@ class Stub(BaseHTTPRequestHandler):
             headers["Cache-Control"] = "no-store"
         elif path == "/no-cache":
             headers["Cache-Control"] = "private, no-cache"
+        elif path == "/revalidate":  # browsers revalidate (ETag) at every poll; the micro-cache may answer
+            headers["Cache-Control"] = "no-cache"
+            headers["ETag"] = '"v1"'
+        elif path == "/accel-zero":  # the app's word for one response: do not store
+            headers["X-Accel-Expires"] = "0"
         elif path == "/whoami":  # a careless app: a logged-in answer not marked private
             body["who"] = "organiser" if "sessionid=" in cookie else "anonymous"
         elif path == "/lang":  # Django's choice: a valid django_language cookie, else Accept-Language, else tr
@@ -133,7 +139,7 @@ def test_head_is_answered_from_the_same_copy(front):
     assert hits("HEAD", "/public?head") == 0
 
 
-@pytest.mark.parametrize("path", ["/set-cookie", "/private", "/no-store", "/no-cache"])
+@pytest.mark.parametrize("path", ["/set-cookie", "/private", "/no-store", "/no-cache", "/accel-zero"])
 def test_answers_for_one_reader_are_never_stored(front, path):
     answers = [fetch(front.url, path) for _ in range(4)]
     assert all(a.status == 200 for a in answers)
@@ -142,6 +148,16 @@ def test_answers_for_one_reader_are_never_stored(front, path):
     assert hits("GET", path) == 4
     if path == "/set-cookie":
         assert all("csrftoken=abc" in a.headers["set-cookie"] for a in answers)
+
+
+def test_no_cache_alone_is_stored_and_polls_get_304_from_nginx(front):
+    first = fetch(front.url, "/revalidate")
+    assert first.cache == "MISS" and first.headers["etag"] == '"v1"'
+    again = fetch(front.url, "/revalidate")
+    assert again.cache == "HIT" and again.headers["cache-control"] == "no-cache"
+    poll = fetch(front.url, "/revalidate", headers={"If-None-Match": '"v1"'})
+    assert poll.status == 304 and poll.cache == "HIT" and poll.body == b""
+    assert hits("GET", "/revalidate") == 1
 
 
 @pytest.mark.parametrize("headers", [
