@@ -15,6 +15,7 @@ or without DATABASE_URL/REDIS_URL (tests/conftest.py).
 """
 from __future__ import annotations
 
+import gzip
 import json
 import math
 import os
@@ -85,14 +86,13 @@ def stack(django_db_setup, django_db_blocker, tmp_path_factory):
 
     if connection.vendor != "postgresql":
         pytest.skip("needs the PostgreSQL test database (DATABASE_URL=postgres://...)")
-    from benchmarks.load_test import ensure_static, static_root
     from benchmarks.load import seed as seeding
 
     folder = tmp_path_factory.mktemp("front")
     run = uuid.uuid4().hex[:10]
     env = dict(os.environ)
     env.update({
-        "DJANGO_SETTINGS_MODULE": "benchmarks.load.settings",  # the production settings, static files elsewhere
+        "DJANGO_SETTINGS_MODULE": "tests.services.front_settings",  # production, static files in `folder`
         # this process's key: the organiser's session below is signed with it
         "DJANGO_SECRET_KEY": settings.SECRET_KEY,
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
@@ -108,12 +108,14 @@ def stack(django_db_setup, django_db_blocker, tmp_path_factory):
         "CACHE_KEY_PREFIX": f"nginx-front-{run}",
         "CELERY_QUEUE_PREFIX": f"nginx-front-{run}-",  # jobs queued by a result stay apart from any worker
         "DJANGO_LOG_FORMAT": "text",
-        "BENCH_STATIC_ROOT": str(static_root()),
+        "BENCH_STATIC_ROOT": str(folder / "static"),
         "BENCH_VAR_DIR": str(folder),
         "PYTHONPATH": str(REPO_ROOT),
         "PYTHONUNBUFFERED": "1",
     })
-    ensure_static(env)
+    collect = subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=REPO_ROOT,
+                             env=env, capture_output=True, text=True)
+    assert collect.returncode == 0, collect.stderr[-3000:]
 
     with django_db_blocker.unblock():
         from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
@@ -279,10 +281,17 @@ def test_static_files_and_gzip_come_from_nginx(stack):
     manifest = json.loads((stack["static_root"] / "staticfiles.json").read_text())["paths"]
     hashed = manifest["css/site.css"]
     assert hashed != "css/site.css"
+    # WhiteNoise's storage writes a .gz beside each file; nginx sends it as it is (gzip_static)
+    source = (stack["static_root"] / hashed).read_bytes()
+    ready = gzip.compress(source, compresslevel=1, mtime=0)
+    (stack["static_root"] / f"{hashed}.gz").write_bytes(ready)
     css = fetch(nginx.url, f"/static/{hashed}", headers={"Accept-Encoding": "gzip"})
     assert css.status == 200 and css.headers["content-encoding"] == "gzip"
+    assert css.body == ready  # the file from disk, not compressed again
     assert css.headers["cache-control"] == "public, max-age=31536000, immutable"
-    assert css.text == (stack["static_root"] / hashed).read_text()
+    assert css.text.encode() == source
+    js = fetch(nginx.url, f"/static/{manifest['js/live.js']}", headers={"Accept-Encoding": "gzip"})
+    assert js.status == 200 and js.headers["content-encoding"] == "gzip"  # compressed on the fly
     plain = fetch(nginx.url, "/static/css/site.css")
     assert plain.status == 200 and plain.headers["cache-control"] == "public, max-age=3600"
     assert upstream_hits(stack, "GET", f"/static/{hashed}") == 0  # never reached gunicorn
