@@ -6,6 +6,8 @@ class FederationConfig(AppConfig):
     verbose_name = "Federasyon"
 
     def ready(self) -> None:
+        from federation import roles
         from federation.versions import connect_signals
 
         connect_signals()
+        roles.connect_signals()

@@ -151,3 +151,55 @@ def _fill_history_row(sender, instance, history_instance, **kwargs):
         # inside a tournament's action the context names it (no query per row on the result-entry path)
         tid = (ctx.tournament_id if ctx is not None and ctx.tournament_id else None) or _tournament_id_of(instance)
     history_instance.audit_tournament_id = tid
+
+
+def history_bulk_create(model, changes) -> list:
+    """Write the history rows of ``changes`` — ``(instance, history_type)`` pairs of one tracked
+    ``model``, ``history_type`` ``"+"`` (created), ``"~"`` (changed) or ``"-"`` (deleted) — in one
+    ``INSERT``, for rows written without their signals (``bulk_create``, a queryset delete).
+
+    Each row is what django-simple-history's ``post_save``/``post_delete`` would have written, in the
+    order given: a snapshot of the tracked fields, ``history_date`` (one time for the batch, or the
+    instance's ``_history_date``), ``history_user`` (the instance's ``_history_user``, else the request's
+    user from simple-history's middleware), ``history_change_reason`` (the instance's ``_change_reason``);
+    then :func:`_fill_history_row` (through ``pre_create_historical_record``) adds the current action, its
+    user, reason and tournament, as for a row saved one by one. ``post_create_historical_record`` is sent
+    for each row after the insert. Returns the history rows (empty when history is off)."""
+    from django.conf import settings
+    from django.utils import timezone
+    from simple_history.models import HistoricalRecords
+    from simple_history.signals import post_create_historical_record
+    from simple_history.utils import get_change_reason_from_object
+
+    if not getattr(settings, "SIMPLE_HISTORY_ENABLED", True):
+        return []
+    historical = model.history.model
+    fields = historical.tracked_fields
+    now = timezone.now()
+    request_user = None
+    request = getattr(HistoricalRecords.context, "request", None)
+    if request is not None and getattr(getattr(request, "user", None), "is_authenticated", False):
+        request_user = request.user
+    rows = []
+    for instance, history_type in changes:
+        if history_type not in ("+", "~", "-"):
+            raise ValueError(f"history_type must be '+', '~' or '-', not {history_type!r}")
+        date = getattr(instance, "_history_date", now)
+        user = getattr(instance, "_history_user", request_user)
+        reason = get_change_reason_from_object(instance)
+        row = historical(
+            history_date=date, history_type=history_type, history_user=user, history_change_reason=reason,
+            **{f.attname: getattr(instance, f.attname) for f in fields},
+        )
+        pre_create_historical_record.send(
+            sender=historical, instance=instance, history_date=date, history_user=user,
+            history_change_reason=reason, history_instance=row, using=None,
+        )
+        rows.append((instance, row))
+    historical.objects.bulk_create([row for _instance, row in rows])
+    for instance, row in rows:
+        post_create_historical_record.send(
+            sender=historical, instance=instance, history_instance=row, history_date=row.history_date,
+            history_user=row.history_user, history_change_reason=row.history_change_reason, using=None,
+        )
+    return [row for _instance, row in rows]

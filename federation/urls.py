@@ -2,6 +2,8 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import set_language
 from csp.constants import UNSAFE_INLINE
 from csp.decorators import csp_update
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
@@ -55,7 +57,9 @@ urlpatterns = [
     path("staff/users/<int:user_id>/password/", federation_views.user_password_set, name="user-password-set"),
     path("staff/users/<int:user_id>/password-link/", federation_views.user_password_link, name="user-password-link"),
     path("staff/users/<int:user_id>/player/", federation_views.user_player_link, name="user-player-link"),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # the language switch: Django's view without the CSRF check (changing the language is harmless), so the
+    # public pages' switch needs no token and an anonymous page sets no cookie (federation/pagecache.py)
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("admin/", admin.site.urls),
 ]
 

@@ -4,9 +4,15 @@
   create tournaments, pair rounds, publish pairings and standings, close rounds.
 * Referees (global ``referee`` group or per-tournament referee role) and organisers enter results.
 * Everyone sees published rounds and published standings.
+
+The checks of one request cost one query in all: the user's group names and roles in the tournament
+are read together (:func:`load_memberships`) and memoised on the user object
+(:func:`federation.roles.memberships_memo`, dropped when a group, a membership or a role changes).
 """
 from __future__ import annotations
 
+from django.contrib.auth.models import Group
+from django.db.models import CharField, Value
 from django.utils.translation import gettext as _
 
 from federation import roles
@@ -14,8 +20,35 @@ from federation.errors import PermissionDenied
 from tournaments.models import Tournament, TournamentRole
 
 
+def load_memberships(user, tournament: Tournament) -> frozenset[str]:
+    """``user``'s roles in ``tournament`` (``organiser``/``referee``; empty for an anonymous user), with
+    ``user``'s group names read in the same query when they are not known yet: the permission checks of
+    a request cost one query, memoised on the user object (:func:`federation.roles.memberships_memo`)."""
+    if not getattr(user, "is_authenticated", False):
+        return frozenset()
+    memo = roles.memberships_memo(user)
+    tid = tournament.pk
+    if tid in memo["roles"]:
+        return memo["roles"][tid]
+    mine = TournamentRole.objects.filter(tournament_id=tid, user_id=user.pk).order_by()
+    if memo["groups"] is None:
+        kind = CharField()
+        rows = list(
+            mine.values_list("role", Value("role", output_field=kind)).union(
+                Group.objects.filter(user__pk=user.pk).order_by().values_list("name", Value("group", output_field=kind)),
+                all=True,
+            )
+        )
+        memo["groups"] = frozenset(name for name, what in rows if what == "group")
+        found = frozenset(name for name, what in rows if what == "role")
+    else:
+        found = frozenset(mine.values_list("role", flat=True))
+    memo["roles"][tid] = found
+    return found
+
+
 def _has_role(user, tournament: Tournament, role: str) -> bool:
-    return TournamentRole.objects.filter(tournament=tournament, user=user, role=role).exists()
+    return role in load_memberships(user, tournament)
 
 
 def can_create_tournament(user) -> bool:
@@ -29,9 +62,12 @@ def can_organise(user, tournament: Tournament) -> bool:
     """Pair, publish, close, edit entries of ``tournament``."""
     if not getattr(user, "is_authenticated", False):
         return False
-    if roles.is_staff(user):
+    if user.is_superuser or user.is_staff:
         return True
     if tournament.created_by_id == user.id:
+        return True
+    load_memberships(user, tournament)  # groups and roles in one query, before the checks that read them
+    if roles.is_staff(user):
         return True
     if roles.in_group(user, roles.ORGANISER):
         return True

@@ -73,6 +73,19 @@ def _board(r: Round, board: int) -> Match:
     return m
 
 
+def _tournament_board(slug: str, number: int, board: int, user) -> Match:
+    """Board ``board`` of round ``number`` of tournament ``slug`` as ``user`` may see it, with its round and
+    tournament, in one query; when it is not there, the lookups one by one say what is missing
+    (:func:`_tournament`, :func:`_round`, :func:`_board`: NotFound)."""
+    m = (
+        Match.objects.filter(round__tournament__slug=slug, round__number=number, board=board)
+        .select_related("round__tournament").first()
+    )
+    if m is None or not publication.tournament_visible(m.round.tournament, user):
+        return _board(_round(_tournament(slug, user), number), board)
+    return m
+
+
 def _round_data(r: Round) -> dict:
     return s.RoundOutputSerializer(r, context={"boards": selectors.round_boards(round=r)}).data
 
@@ -483,7 +496,7 @@ class MatchResultApi(APIView):
         )],
     )
     def post(self, request, slug: str, number: int, board: int):
-        match = _board(_round(_tournament(slug, request.user), number), board)
+        match = _tournament_board(slug, number, board, request.user)
         data = validated_input(s.MatchResultInputSerializer, request.data)
         sets = [
             services.SetInput(
@@ -499,7 +512,7 @@ class MatchResultApi(APIView):
             match=match, sets=sets, forfeit=data["forfeit"], user=request.user, expected_version=version,
             reason=data["reason"], decider_starter=data.get("decider_starter") or "",
         )
-        match = Match.objects.prefetch_related("sets").get(pk=match.pk)
+        # the match as written, its sets from memory (services._remember_sets): nothing is read back
         response = Response(s.MatchResultOutputSerializer(match).data)
         response["ETag"] = f'"{match.version}"'
         return response

@@ -27,11 +27,14 @@ template changes, so a new release never reads an old release's values.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Hashable
 from typing import TypeVar
 
+from django.conf import settings
 from django.core.cache import cache
 
+from federation import pagecache
 from tournaments.models import Tournament
 
 T = TypeVar("T")
@@ -85,4 +88,102 @@ def tournament_cached(kind: str, *, tournament: Tournament, parts: tuple[Hashabl
         cache.set(key, value)
     else:
         cache.set(key, value, timeout)
+    return value
+
+
+# --- finished public answers (federation/pagecache.py) ----------------------------------------------------
+#
+# Anonymous readers of a tournament's public pages are served finished bytes. The pages depend on two
+# generations of the scope ``t:<slug>``, kept in the cache beside the two versions in the database:
+# ``v`` moves with ``Tournament.version`` (every write), ``s`` with ``standings_version`` (every write but
+# a result of the round being played). The public standings and crosstable depend on ``s`` only, so a
+# hall of referees entering results leaves them cached; the pages that show the round being played
+# depend on ``v`` and are rate-limited (:func:`live_seconds`).
+
+GEN_VERSION = "v"
+GEN_STANDINGS = "s"
+
+
+def live_seconds() -> float:
+    """Seconds the pages showing the round being played may lag behind its results (``LIVE_RECOMPUTE_SECONDS``,
+    default 3): they are built at most once per this interval, however many results arrive."""
+    return float(getattr(settings, "LIVE_RECOMPUTE_SECONDS", 3))
+
+
+def page_scope(slug: str) -> str:
+    """The scope of a tournament's public pages (:mod:`federation.pagecache`)."""
+    return f"t:{slug}"
+
+
+def pages_written(slug: str, *, standings: bool = True) -> None:
+    """A write changed what tournament ``slug`` shows: move its pages' generations on (``standings``:
+    the public standings too). Called where the versions are bumped
+    (:func:`tournaments.services.tournament_touch`); never raises."""
+    if standings:
+        pagecache.bump(page_scope(slug), GEN_VERSION, GEN_STANDINGS)
+    else:
+        pagecache.bump(page_scope(slug), GEN_VERSION)
+
+
+def _slug_scope(kwargs: dict) -> str | None:
+    slug = kwargs.get("slug")
+    return page_scope(slug) if slug else None
+
+
+def _server_time(response) -> None:
+    """The live round's clock ("Updated 14:02:10"), fresh on every answer, a 304 included."""
+    from django.utils import timezone
+
+    from federation import formatting
+
+    response["X-Server-Time"] = formatting.clock(timezone.now(), seconds=True)
+
+
+def register_public_pages() -> None:
+    """Tell :mod:`federation.pagecache` which tournament pages the public reads as finished answers
+    (``TournamentsConfig.ready``)."""
+    public = (GEN_STANDINGS,)
+    live = (GEN_VERSION,)
+    lag = live_seconds  # read on each request
+    pages = {
+        "standings": pagecache.PublicPage(_slug_scope, public, frozenset({"category"})),
+        "crosstable": pagecache.PublicPage(_slug_scope, public, frozenset({"category"})),
+        "api-standings": pagecache.PublicPage(_slug_scope, public, frozenset({"category", "lang"})),
+        "prizes": pagecache.PublicPage(_slug_scope, public),
+        "live": pagecache.PublicPage(_slug_scope, live, frozenset({"tv"}), stale_for=lag),
+        "live-tv": pagecache.PublicPage(_slug_scope, live, stale_for=lag),
+        "live-json": pagecache.PublicPage(_slug_scope, live, frozenset({"round"}), stale_for=lag,
+                                          refresh=_server_time),
+        "round-detail": pagecache.PublicPage(_slug_scope, live, stale_for=lag),
+        "api-round": pagecache.PublicPage(_slug_scope, live, stale_for=lag),
+        "tournament-detail": pagecache.PublicPage(_slug_scope, live, stale_for=lag),
+    }
+    for name, page in pages.items():
+        pagecache.register(name, page)
+
+
+def live_cached(kind: str, *, tournament: Tournament, parts: tuple[Hashable, ...] = (),
+                build: Callable[[], T], seconds: float | None = None) -> T:
+    """``build()`` for the round being played, rate-limited: the value built for the tournament's current
+    ``version`` when there is one; else the last one built, while it is younger than ``seconds``
+    (default :func:`live_seconds`) or while another request is building the new one (a lock in the
+    cache); else built here. However many results arrive, it is built at most about once per interval,
+    and is at most that old. For every reader, logged in or not (the anonymous ones are mostly served
+    by :mod:`federation.pagecache` before they get here)."""
+    seconds = live_seconds() if seconds is None else seconds
+    version = current_version(tournament)
+    key = cache_key(kind, tournament.pk, 0, ("live", *parts))
+    stored = cache.get(key)
+    if stored is not None:
+        built_version, built_at, value = stored
+        if built_version == version or time.time() - built_at < seconds:
+            return value
+        if not cache.add(key + ":lock", 1, timeout=30):
+            return value
+    try:
+        value = build()
+        cache.set(key, (version, time.time(), value))
+    finally:
+        if stored is not None:
+            cache.delete(key + ":lock")
     return value

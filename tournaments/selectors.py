@@ -578,7 +578,9 @@ def _points_text(p) -> str:
 
 
 def live_board(m: Match) -> dict:
-    """A board as the live pages and their JSON show it (texts already in the user's language)."""
+    """A board as the live pages and their JSON show it (texts already in the user's language), from a
+    match with its players and sets loaded — the reference that :func:`live_boards` (plain values, what
+    the pages use) is tested against."""
     sets = [
         {"number": s.number, "starter": s.starter, "white_stones": s.white_stones, "black_stones": s.black_stones}
         for s in m.sets.all()
@@ -608,6 +610,60 @@ def live_board(m: Match) -> dict:
     }
 
 
+def _live_board_values(row: dict, sets: list[dict]) -> dict:
+    """:func:`live_board` from a ``values()`` row of the match (``white__…``/``black__…`` names) and its
+    sets in order: the same dict, without building model instances (the live round is rebuilt for a
+    whole hall: :func:`live_data`)."""
+    kind = row["kind"]
+    white_points, black_points = row["white_points"], row["black_points"]
+    if kind == Match.Kind.BYE:
+        state = "bye"
+        result = _points_text(white_points)
+        note = Match.ByeKind(row["bye_kind"]).label if row["bye_kind"] else ""
+    else:
+        state = "missing" if row["result_entered_at"] is None else ("open" if white_points is None else "done")
+        result = f"{_points_text(white_points)} – {_points_text(black_points)}" if white_points is not None else ""
+        note = _("forfeit") if row["forfeit"] else ""
+
+    def name(last: str, first: str) -> str:
+        return f"{last}, {first}" if first else last  # Player.full_name
+
+    return {
+        "board": row["board"],
+        "kind": kind,
+        "state": state,
+        "white": {"start_no": row["white__start_no"],
+                  "name": name(row["white__player__last_name"], row["white__player__first_name"])},
+        "black": {"start_no": row["black__start_no"],
+                  "name": name(row["black__player__last_name"], row["black__player__first_name"])}
+        if row["black_id"] else None,
+        "white_points": None if white_points is None else float(white_points),
+        "black_points": None if black_points is None else float(black_points),
+        "result": result,
+        "note": str(note),
+        "forfeit": row["forfeit"],
+        "sets": sets,
+        "sets_text": ", ".join(f"{s['white_stones']}–{s['black_stones']}" for s in sets),
+    }
+
+
+def live_boards(*, round: Round) -> list[dict]:
+    """The boards of ``round`` as :func:`live_board` shows them, in board order: two queries (boards with
+    players, sets), plain values, however many boards."""
+    rows = list(
+        round.matches.order_by("board").values(
+            "id", "board", "kind", "bye_kind", "forfeit", "result_entered_at", "white_points", "black_points",
+            "black_id", "white__start_no", "white__player__last_name", "white__player__first_name",
+            "black__start_no", "black__player__last_name", "black__player__first_name",
+        )
+    )
+    sets: dict[int, list[dict]] = defaultdict(list)
+    for s in (SetResult.objects.filter(match__round=round).order_by("match_id", "number")
+              .values("match_id", "number", "starter", "white_stones", "black_stones")):
+        sets[s.pop("match_id")].append(s)
+    return [_live_board_values(row, sets.get(row["id"], [])) for row in rows]
+
+
 def live_data(*, tournament: Tournament, round: Round | None) -> dict:
     """What the live round page and its JSON show: the round (number, status), its boards with results
     and sets as entered, how many results are in, and ``key`` — a digest of the round and its pairing
@@ -615,7 +671,7 @@ def live_data(*, tournament: Tournament, round: Round | None) -> dict:
     Two queries for the boards (players, sets), however many boards."""
     import hashlib
 
-    boards = [live_board(m) for m in round_boards(round=round)] if round is not None else []
+    boards = live_boards(round=round) if round is not None else []
     games = [b for b in boards if b["kind"] == Match.Kind.GAME]
     done = sum(1 for b in games if b["state"] == "done")
     pairing = ";".join(

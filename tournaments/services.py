@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from collections.abc import Callable, Sequence
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, models, transaction
 from django.db.models import F, Max, Q
 from django.utils import timezone
 from django.utils.text import slugify
@@ -22,11 +22,11 @@ from django.utils.translation import gettext as _
 
 import games.engine as engine
 from federation import roles
-from federation.audit import audit_context
+from federation.audit import audit_context, history_bulk_create
 from federation.errors import Conflict, PermissionDenied, PreconditionRequired, ValidationFailed
 from federation.models import Player
 from federation.validators import clean_reason, first_control_character
-from tournaments import access
+from tournaments import access, caching
 from tournaments.models import (
     Absence, CoinToss, Entry, ForbiddenPair, Match, PairingChange, Round, SetResult, Tournament,
 )
@@ -81,27 +81,64 @@ def audited(action: str):
 def tournament_touch(tournament: Tournament, *, standings: bool | Callable[[], bool] = True) -> int:
     """Bump ``tournament.version`` atomically in the database (``version = version + 1``: concurrent
     writers never lose a bump) and return the new value, also set on ``tournament``. Every cached
-    output (PDFs, standings, live round) is keyed on it.
+    output (PDFs, standings, live round) is keyed on it. One ``UPDATE … RETURNING`` statement.
 
     ``standings`` (default true): bump ``standings_version`` too — the key of the public standings and
     crosstable. Only a result in a round not closed yet, which they do not count, leaves it, so a hall
-    of referees entering results does not empty the public standings' cache with every board. A
-    callable is asked *after* ``version`` was bumped, i.e. once this transaction holds the tournament
-    row's lock: a concurrent round close (which bumps both under the same lock) has then either
-    committed — the callable sees the round closed — or will commit after this write."""
-    Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
-    if standings if isinstance(standings, bool) else standings():
-        Tournament.objects.filter(pk=tournament.pk).update(standings_version=F("standings_version") + 1)
+    of referees entering results does not empty the public standings' cache with every board. False
+    still bumps it when the row's ``standings_version`` is no longer the one ``tournament`` holds: a
+    write that changed the standings (a round close) committed after ``tournament`` was read, and what
+    was cached under its version may lack this write (so :func:`match_result_enter` reads the round's
+    status and the tournament in the statement that locks the match). A callable is asked *after*
+    ``version`` was bumped, i.e. once this transaction holds the tournament row's lock: a concurrent
+    round close (which bumps both under the same lock) has then either committed — the callable sees
+    the round closed — or will commit after this write (two or three statements)."""
+    standings_before = tournament.standings_version
+    if callable(standings):
+        version, standings_version = _tournament_versions_bump(tournament, standings=False, seen=None)
+        if standings():
+            version, standings_version = _tournament_versions_bump(tournament, standings=True, seen=None, version=False)
+    else:
+        version, standings_version = _tournament_versions_bump(
+            tournament, standings=standings, seen=tournament.standings_version
+        )
+    # the finished public pages (federation/pagecache.py): now, and again when this transaction commits
+    caching.pages_written(tournament.slug, standings=standings_version != standings_before)
     if tournament.qualified_from_id and not tournament.qualifiers and tournament.system == Tournament.System.KNOCKOUT:
         # a play-off (tournaments.playoffs): the standings of the event whose tie it breaks follow it
         tournaments_touch([tournament.qualified_from_id])
-    tournament.version, tournament.standings_version = (
-        Tournament.objects.filter(pk=tournament.pk).values_list("version", "standings_version").get()
-    )
+    tournament.version, tournament.standings_version = version, standings_version
     # the instance now holds a version of a transaction that may yet roll back: tournaments.caching
     # reads the committed one from the database instead
     tournament._version_written = True
     return tournament.version
+
+
+def _tournament_versions_bump(tournament: Tournament, *, standings: bool, seen: int | None,
+                              version: bool = True) -> tuple[int, int]:
+    """``UPDATE`` the tournament's row: ``version + 1`` (unless ``version`` is false), ``standings_version + 1``
+    when ``standings`` — or when it is not ``seen`` (None: never) — and return the new ``(version,
+    standings_version)``; with ``RETURNING`` where the database has it (PostgreSQL, SQLite ≥ 3.35), else a
+    ``SELECT`` after."""
+    qn = connection.ops.quote_name
+    v, sv = qn("version"), qn("standings_version")
+    sets, params = [], []
+    if version:
+        sets.append(f"{v} = {v} + 1")
+    if standings:
+        sets.append(f"{sv} = {sv} + 1")
+    elif seen is not None:
+        sets.append(f"{sv} = {sv} + CASE WHEN {sv} <> %s THEN 1 ELSE 0 END")
+        params.append(seen)
+    sql = f"UPDATE {qn(Tournament._meta.db_table)} SET {', '.join(sets)} WHERE {qn(Tournament._meta.pk.column)} = %s"
+    params.append(tournament.pk)
+    returning = connection.features.can_return_rows_from_bulk_insert  # i.e. the database speaks RETURNING
+    with connection.cursor() as cursor:
+        cursor.execute(sql + (f" RETURNING {v}, {sv}" if returning else ""), params)
+        row = cursor.fetchone() if returning else None
+    if row is None:
+        row = Tournament.objects.filter(pk=tournament.pk).values_list("version", "standings_version").get()
+    return int(row[0]), int(row[1])
 
 
 def tournaments_touch(ids) -> None:
@@ -113,6 +150,8 @@ def tournaments_touch(ids) -> None:
         Tournament.objects.filter(pk__in=ids).update(
             version=F("version") + 1, standings_version=F("standings_version") + 1
         )
+        for slug in Tournament.objects.filter(pk__in=ids).values_list("slug", flat=True):
+            caching.pages_written(slug)
 
 
 def check_reason_text(reason: str, *, field: str = "reason") -> str:
@@ -1154,9 +1193,10 @@ def _points(x: float) -> Decimal:
     return {1.0: ONE, 0.5: HALF, 0.0: ZERO}[float(x)]
 
 
-def result_snapshot(match: Match) -> dict:
+def result_snapshot(match: Match, *, stored: Sequence[SetResult] | None = None) -> dict:
     """A match result as JSON-ready data: ``version``, ``white_points``/``black_points`` (floats or
-    None), ``forfeit`` and ``sets`` as ``[{"number", "white_stones", "black_stones", "termination"}]``."""
+    None), ``forfeit`` and ``sets`` as ``[{"number", "white_stones", "black_stones", "termination"}]``
+    (``stored``: the match's sets in order, when the caller has read them; else they are read)."""
     return {
         "version": match.version,
         "white_points": None if match.white_points is None else float(match.white_points),
@@ -1165,7 +1205,7 @@ def result_snapshot(match: Match) -> dict:
         "sets": [
             {"number": s.number, "white_stones": s.white_stones, "black_stones": s.black_stones,
              "termination": s.termination}
-            for s in match.sets.order_by("number")
+            for s in (match.sets.order_by("number") if stored is None else stored)
         ],
     }
 
@@ -1210,24 +1250,27 @@ def match_result_enter(
     tournament = match.round.tournament
     if user is not None:
         access.require(access.can_enter_results(user, tournament), _("Only referees and organisers can enter results."))
-    closed = Round.objects.filter(pk=match.round_id, status=Round.Status.CLOSED).exists()
-    with audit_context(action="result.correct" if closed else "result.enter", user=user, reason=reason,
-                       tournament_id=tournament.pk):
-        with transaction.atomic():
+    with transaction.atomic():
+        # lock the match row only (of="self"): PostgreSQL would otherwise lock the joined round and tournament
+        # rows too, for the whole transaction, and every result of the tournament would wait for the one before.
+        # The round's status and the tournament's versions are read in the same statement (one snapshot).
+        locked = Match.objects.select_for_update(of=("self",)).select_related("round__tournament").get(pk=match.pk)
+        closed = locked.round.status == Round.Status.CLOSED
+        with audit_context(action="result.correct" if closed else "result.enter", user=user, reason=reason,
+                           tournament_id=tournament.pk):
             return _match_result_write(
-                match=match, sets=sets, forfeit=forfeit, user=user, expected_version=expected_version, reason=reason,
+                match=locked, sets=sets, forfeit=forfeit, user=user, expected_version=expected_version, reason=reason,
                 decider_starter=decider_starter,
             )
 
 
-def _same_result(match: Match, sets, forfeit: str) -> bool:
-    """True when ``sets``/``forfeit`` are exactly the stored result (stores, terminations, and move
-    records where given)."""
+def _same_result(match: Match, sets, forfeit: str, stored: list[SetResult]) -> bool:
+    """True when ``sets``/``forfeit`` are exactly the stored result (``stored``: the match's sets in
+    order; stores, terminations, and move records where given)."""
     if match.result_entered_at is None:
         return False
     if forfeit or match.forfeit:
         return forfeit == match.forfeit and not sets
-    stored = list(match.sets.order_by("number"))
     if len(stored) != len(sets):
         return False
     for given, have in zip(sets, stored):
@@ -1243,11 +1286,35 @@ def _same_result(match: Match, sets, forfeit: str) -> bool:
     return True
 
 
+def _remember_sets(match: Match, sets: list[SetResult]) -> None:
+    """Let ``match.sets.all()`` answer ``sets`` from memory (as ``prefetch_related("sets")`` would), so the
+    answer to a result entry does not read back what was just written."""
+    qs = SetResult.objects.filter(match_id=match.pk).order_by("number")
+    qs._result_cache = list(sets)
+    qs._prefetch_done = True
+    match._prefetched_objects_cache = {**getattr(match, "_prefetched_objects_cache", {}), "sets": qs}
+
+
+def _sets_delete(stored: list[SetResult]) -> bool:
+    """Delete the sets ``stored`` and what cascades from them (the rating lines of a rated event) without
+    the delete collector's reads and per-row signals: one ``DELETE`` per cascading relation, then one of the
+    sets. True when their history rows are left to the caller (:func:`federation.audit.history_bulk_create`);
+    False when a relation that is not a plain cascade made it the ordinary delete (history by its signals)."""
+    ids = [x.pk for x in stored]
+    related = [rel for rel in SetResult._meta.related_objects if rel.on_delete is not models.DO_NOTHING]
+    if any(rel.on_delete is not models.CASCADE for rel in related):  # SET_NULL, PROTECT, …: Django's own delete
+        SetResult.objects.filter(pk__in=ids).delete()
+        return False
+    for rel in related:
+        rel.related_model._base_manager.filter(**{f"{rel.field.name}__in": ids}).delete()
+    SetResult.objects.filter(pk__in=ids)._raw_delete(SetResult.objects.db)
+    return True
+
+
 def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_version: int | None, reason: str,
                         decider_starter: str = "") -> Match:
-    # lock the match row only (of="self"): PostgreSQL would otherwise lock the joined round and tournament
-    # rows too, for the whole transaction, and every result of the tournament would wait for the one before
-    match = Match.objects.select_for_update(of=("self",)).select_related("round__tournament").get(pk=match.pk)
+    """The write of :func:`match_result_enter`, on ``match`` as just locked (``select_for_update``, with its
+    round and tournament), inside its transaction and audit context."""
     tournament = match.round.tournament
     if match.kind == Match.Kind.BYE:
         raise Conflict(_("A bye has no result to enter."))
@@ -1260,18 +1327,20 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
                 _("The round is closed; only the organiser can correct a result, with a reason."), code="round_closed"
             )
         reason = _reason(reason, message=_("Say why the result of a closed round is corrected (recorded in the history)."))
-    if _same_result(match, sets, forfeit) and (not decider_starter or decider_starter == match.decider_starter):
+    stored = list(SetResult.objects.filter(match_id=match.pk).order_by("number"))  # read once, used below
+    if _same_result(match, sets, forfeit, stored) and (not decider_starter or decider_starter == match.decider_starter):
+        _remember_sets(match, stored)
         return match  # a double submit or a re-sent correction: nothing changes, nothing is recorded
     if match.result_entered_at is not None:
         if expected_version is None:
             raise PreconditionRequired(
                 _("This board already has a result: send the version you saw (\"version\" or If-Match) to change it."),
-                field="version", extra={"current": result_snapshot(match)},
+                field="version", extra={"current": result_snapshot(match, stored=stored)},
             )
     if expected_version is not None and expected_version != match.version:
         raise Conflict(
             _("Someone else changed this result meanwhile; reload and check it."), field="version",
-            extra={"current": result_snapshot(match)},
+            extra={"current": result_snapshot(match, stored=stored)},
         )
     was_final = match.white_points is not None
     from tournaments import knockout
@@ -1282,9 +1351,11 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
     old_moves = {
         (x.number, x.termination, x.white_store if x.white_store is not None else x.white_stones,
          x.black_store if x.black_store is not None else x.black_stones): x.moves
-        for x in match.sets.all() if x.moves
+        for x in stored if x.moves
     }
-    match.sets.all().delete()
+    gone = stored if stored and _sets_delete(stored) else []  # deleted sets whose history is written below
+    new_sets: list[SetResult] = []  # the sets written, in order
+    new_history: list[SetResult] = []  # those whose history row is written below (not by their signal)
     if forfeit:
         if forfeit not in ("white", "black", "both"):
             raise ValidationFailed(_("Forfeit must be white, black or both."), field="forfeit")
@@ -1383,8 +1454,13 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
                     field="sets",
                 ) from exc
             raise ValidationFailed(rules_error_message(exc), field="sets") from exc
-        for row in rows:  # one by one, so each set gets its history row
-            row.save()
+        if connection.features.can_return_rows_from_bulk_insert:  # the new ids come back: one INSERT
+            SetResult.objects.bulk_create(rows)
+            new_history = rows
+        else:
+            for row in rows:  # one by one (each gets its history row from its signal)
+                row.save()
+        new_sets = rows
         match.forfeit = ""
         match.rated = True
         if mr.complete:
@@ -1395,6 +1471,9 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
             match.decided_by = mr.decided_by or ""
             if mr.needs_decider and not match.decider_starter:
                 match.decider_starter = knockout.draw_decider_starter()  # the lot, shown before the decider
+    # the history of the sets in one INSERT: each deleted set ("-") and each new one ("+"), as their signals would
+    if gone or new_history:
+        history_bulk_create(SetResult, [(x, "-") for x in gone] + [(x, "+") for x in new_history])
     if ko:
         knockout.check_correction(match, old_winner=old_winner, old_decided=old_decided)
     match.result_entered_at = timezone.now()
@@ -1404,17 +1483,17 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
         raise ValidationFailed(
             _("A result of a closed round must stay complete: enter every set up to the deciding one."), field="sets"
         )
-    try:
-        with transaction.atomic():
-            match.save()
+    try:  # no savepoint: a failure here rolls back the whole result (match_result_enter's transaction)
+        match.save()
     except IntegrityError as exc:  # a constraint the checks above should have caught: said in words
         from federation.errors import integrity_error_message
 
         raise ValidationFailed(integrity_error_message(exc), field="sets") from exc
-    # a result of a round not closed is not in the public standings: their cached copies stay valid
-    tournament_touch(
-        tournament, standings=lambda: Round.objects.filter(pk=match.round_id, status=Round.Status.CLOSED).exists()
-    )
+    _remember_sets(match, new_sets)
+    # a result of a round not closed is not in the public standings: their cached copies stay valid. The
+    # round's status and `tournament`'s standings_version were read with the lock of the match (one statement):
+    # a round close committed since has bumped standings_version, which tournament_touch then bumps again.
+    tournament_touch(tournament, standings=closed)
     if closed and tournament.status == Tournament.Status.FINISHED and tournament.standings_published_at is not None:
         _rerate_on_commit(tournament)
     return match

@@ -187,12 +187,15 @@ def match_result(request, slug: str, number: int, board: int):
     checks or the service's :class:`ApplicationError`, whose ``field`` names the set: ``sets[3]``)
     marks the fields of that set (``aria-invalid``) and lists every reason, naming its set and linking
     to its field, in a summary above the first set that takes the focus."""
-    t = _tournament(request, slug)
-    match = get_object_or_404(
-        Match.objects.select_related("white__player", "black__player", "round", "result_entered_by"),
-        round__tournament=t,
-        round__number=number, board=board,
+    # the board with its round, tournament and players in one query (the service reads none of them again)
+    match = (
+        Match.objects.select_related("white__player", "black__player", "round__tournament", "result_entered_by")
+        .filter(round__tournament__slug=slug, round__number=number, board=board).first()
     )
+    if match is None or not publication.tournament_visible(match.round.tournament, request.user):
+        _tournament(request, slug)  # Http404 for a missing or hidden tournament
+        raise Http404("no such board")
+    t = match.round.tournament
     if not access.can_enter_results(request.user, t):
         messages.error(request, _("Only referees and organisers can enter results."))
         return redirect("round-detail", slug=slug, number=number)
@@ -203,7 +206,6 @@ def match_result(request, slug: str, number: int, board: int):
         messages.error(request, _("Results are entered once the pairing is published."))
         return redirect("round-detail", slug=slug, number=number)
     from_referee = (request.POST.get("from") or request.GET.get("from")) == _FROM_REFEREE
-    existing = list(match.sets.order_by("number"))
     closed = match.round.status == Round.Status.CLOSED
     can_correct = closed and access.can_organise(request.user, t)
     conflict = None
@@ -215,7 +217,7 @@ def match_result(request, slug: str, number: int, board: int):
         form = form_class(request.POST, sets_per_match=n_sets, with_reason=can_correct)
         if form.is_valid():
             try:
-                services.match_result_enter(
+                saved = services.match_result_enter(
                     match=match, user=request.user, forfeit=form.cleaned_data.get("forfeit") or "",
                     sets=[services.SetInput(**s) for s in form.cleaned_data["sets"]],
                     expected_version=form.cleaned_data.get("version"),
@@ -230,8 +232,7 @@ def match_result(request, slug: str, number: int, board: int):
                     form.data = data
                 _result_error_to_form(form, exc)
             else:
-                match.refresh_from_db()
-                if match.white_points is None:
+                if saved.white_points is None:  # the match as written (not read back)
                     messages.warning(
                         request, _("Board %(b)d: sets saved; the match is not finished yet.") % {"b": board}
                     )
@@ -240,7 +241,8 @@ def match_result(request, slug: str, number: int, board: int):
                 if from_referee:
                     return redirect("referee-home")
                 return redirect("round-detail", slug=slug, number=number)
-    else:
+    existing = list(match.sets.order_by("number"))  # for the page (a saved result redirects before)
+    if request.method != "POST":
         initial = {"version": match.version, "forfeit": match.forfeit}
         for s in existing:
             initial[f"set{s.number}_white"] = s.white_store if s.white_store is not None else s.white_stones
@@ -437,9 +439,10 @@ LIVE_POLL_SECONDS = 3
 
 def _live_data(request, t: Tournament, number: int | None = None) -> tuple[dict, str] | None:
     """(:func:`selectors.live_data` of round ``number`` (default: the live round) with ``standings_url``
-    when the standings are public to this user, its ETag), cached per tournament version, language and
-    that visibility; ``None`` when round ``number`` is not public. The dict is a fresh copy each call.
-    Polled by every phone in the hall: a poll whose ETag is current costs one query, no JSON work."""
+    when the standings are public to this user, its ETag), cached per language and that visibility and
+    rebuilt at most once per :func:`tournaments.caching.live_seconds` (:func:`caching.live_cached`);
+    ``None`` when round ``number`` is not public. The dict is a fresh copy each call. Polled by every
+    phone in the hall: anonymous polls are answered by federation/pagecache.py before they get here."""
     import hashlib
     import json
 
@@ -456,7 +459,8 @@ def _live_data(request, t: Tournament, number: int | None = None) -> tuple[dict,
         body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
         return data, '"%s"' % hashlib.sha1(body).hexdigest()[:20]
 
-    cached = caching.tournament_cached("live", tournament=t, parts=(lang, number or 0, int(visible)), build=build)
+    # rate-limited: however many results arrive, built at most once per LIVE_RECOMPUTE_SECONDS
+    cached = caching.live_cached("live", tournament=t, parts=(lang, number or 0, int(visible)), build=build)
     return None if cached is None else (dict(cached[0]), cached[1])
 
 

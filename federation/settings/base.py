@@ -53,6 +53,8 @@ MIDDLEWARE = [
     # first: /healthz answers before the host check and the HTTPS redirect (federation/health.py)
     "federation.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # anonymous readers of public pages get finished answers before anything else costs (federation/pagecache.py)
+    "federation.pagecache.PublicPageMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -227,6 +229,13 @@ if CACHE_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "TIMEOUT": 6 * 3600,
                           "OPTIONS": {"MAX_ENTRIES": 2000}}}
+
+# Finished public answers (federation/pagecache.py): on unless PUBLIC_PAGE_CACHE=false; how long the front
+# proxy (docker/nginx) may keep one (X-Accel-Expires); how often the pages of the round being played are
+# rebuilt at most, however many results arrive (tournaments/caching.py).
+PUBLIC_PAGE_CACHE = env.bool("PUBLIC_PAGE_CACHE", default=True)
+PUBLIC_PAGE_PROXY_SECONDS = env.int("PUBLIC_PAGE_PROXY_SECONDS", default=3)
+LIVE_RECOMPUTE_SECONDS = env.float("LIVE_RECOMPUTE_SECONDS", default=3.0)
 
 HEALTH_TIMEOUT = env.float("HEALTH_TIMEOUT", default=1.0)  # seconds each /healthz check may take
 

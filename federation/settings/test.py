@@ -13,6 +13,10 @@ STORAGES = {
 # of those features turn them on with override_settings(AXES_ENABLED=True / API_THROTTLE_ENABLED=True).
 AXES_ENABLED = False
 API_THROTTLE_ENABLED = False
+# The pages of the round being played follow every result at once here (no rate limit), so a test reads
+# what it just wrote; tests/federation/test_pagecache.py and tests/tournaments/test_page_cache.py turn the
+# interval on with override_settings(LIVE_RECOMPUTE_SECONDS=...).
+LIVE_RECOMPUTE_SECONDS = 0.0
 
 # Test-only knobs, set in the environment of a worker that tests/services/test_crash_recovery.py starts
 # (federation/jobs.py): a PDF or rating job waits TEST_TASK_DELAY seconds before working, a record import

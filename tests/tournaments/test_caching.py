@@ -7,6 +7,7 @@ from django.db import connection, transaction
 from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 
+from federation import pagecache
 from federation import services as member_services
 from tests.factories import ClubFactory, PlayerFactory, UserFactory, organiser, referee
 from tournaments import caching, services
@@ -65,10 +66,14 @@ def test_every_write_that_changes_an_output_bumps_the_version(people):
         ("withdrawal", lambda: services.entry_withdraw(entry=e3, user=org, reason="hasta")),
         ("reinstated", lambda: services.entry_reinstate(entry=e3, user=org, reason="iyileşti")),
     ]
+    scope = caching.page_scope(t.slug)
     for label, step in steps:
         before = _version(t)
+        gens = pagecache.current_gens(scope, (caching.GEN_VERSION,))
         step()
         assert _version(t) > before, f"{label} did not bump the version ({before})"
+        # and the finished public pages (federation/pagecache.py) move on with it
+        assert pagecache.current_gens(scope, (caching.GEN_VERSION,)) != gens, f"{label} left the public pages"
 
 
 def _close_round(t, ref, org):
@@ -105,7 +110,8 @@ def test_standings_page_is_served_from_the_cache_and_follows_a_correction(people
     with CaptureQueriesContext(connection) as ctx:
         again = client.get(f"/t/{t.slug}/standings/").content.decode()
     table = first.split('data-testid="standings"')[1].split("</table>")[0]
-    assert table in again and len(ctx.captured_queries) == 1  # the tournament only; the table is cached
+    # served as finished bytes (federation/pagecache.py): not even the tournament is read
+    assert table in again and len(ctx.captured_queries) == 0
     services.match_result_enter(match=board1, sets=BLACK_WINS, user=org, reason="hakem hatası",
                                 expected_version=board1.version)
     after = client.get(f"/t/{t.slug}/standings/").content.decode()
@@ -200,7 +206,7 @@ def test_results_of_an_open_round_keep_the_public_standings_cached(people):
     assert after == (before[0] + 1, before[1])
     with CaptureQueriesContext(connection) as ctx:
         page = client.get(f"/t/{t.slug}/standings/").content.decode()
-    assert len(ctx.captured_queries) == 1  # still cached
+    assert len(ctx.captured_queries) == 0  # still the finished page: a result of an open round leaves it
     board1 = rnd1.matches.get(board=1)
     name = board1.white.player.full_name
     assert _points(page, name) == "1"

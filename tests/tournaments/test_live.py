@@ -189,3 +189,29 @@ def test_favicon_is_linked_and_favicon_ico_is_not_a_404():
     assert 'rel="icon"' in page and "favicon.svg" in page
     r = c.get("/favicon.ico")
     assert r.status_code == 301 and r["Location"].endswith("img/favicon.svg")
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_live_boards_from_plain_values_equal_the_boards_built_from_models(lang):
+    """selectors.live_boards (plain values, rebuilt for a whole hall) shows every kind of board exactly as
+    selectors.live_board does from the models: done, open, missing, a forfeit, a bye, a name without
+    a first name."""
+    from django.utils import translation
+
+    from tournaments import selectors
+
+    t, org = _event(5)
+    rnd = services.round_pair(tournament=t, user=org, coin_seed="s")
+    services.round_publish(round=rnd, user=org)
+    m1, m2 = Match.objects.filter(round=rnd, kind=Match.Kind.GAME).order_by("board")
+    services.match_result_enter(match=m1, sets=[services.SetInput(30, 18), services.SetInput(24, 24),
+                                                services.SetInput(20, 28)], user=org)
+    services.match_result_enter(match=m2, forfeit="black", user=org)
+    m2.black.player.first_name = ""
+    m2.black.player.save()
+    with translation.override(lang):
+        from_models = [selectors.live_board(m) for m in selectors.round_boards(round=rnd)]
+        from_values = selectors.live_boards(round=rnd)
+    assert from_values == from_models
+    assert [b["kind"] for b in from_values] == ["game", "game", "bye"]
+    assert from_values[0]["sets_text"] == "30–18, 24–24, 20–28" and from_values[1]["note"] and from_values[2]["note"]
