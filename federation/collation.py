@@ -95,3 +95,45 @@ def turkish_sort_key(text: str) -> tuple:
 def player_sort_key(player) -> tuple:
     """Turkish name order of a player: last name, first name, then federation id."""
     return (turkish_sort_key(player.last_name), turkish_sort_key(player.first_name), player.federation_id)
+
+
+# A stored sort key: player_sort_key as text whose plain code-point (byte) order is the tuple order,
+# so the database can sort and paginate in Turkish order ("C" collation on PostgreSQL, BINARY on SQLite).
+_END = "0"  # ends a sequence: before every token, so a shorter sequence sorts first as in tuple order
+_LETTERS = "23456789ABCDEFGHIJKLMNOPQRSTUVWX"  # the 32 letters of TURKISH_ALPHABET, in order (one char each)
+_DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUV"  # base 32, for the fixed-width tokens
+_LETTER_BASE = 1_000_000
+
+
+def _b32(value: int, width: int) -> str:
+    out = []
+    for _ in range(width):
+        value, d = divmod(value, 32)
+        out.append(_DIGITS[d])
+    return "".join(reversed(out))
+
+
+def _token(value: int) -> str:
+    """One element of a primary key as text: ordered as the integers, prefix-free, never ``_END``."""
+    if value < _LETTER_BASE:
+        return "1" + _b32(value, 4)  # spaces, digits, punctuation (32**4 > 1,000,000)
+    if value < _LETTER_BASE + len(_LETTERS):
+        return _LETTERS[value - _LETTER_BASE]  # the usual case: one character a letter
+    return "Y" + _b32(value - _LETTER_BASE - len(_LETTERS), 5)  # other letters (up to 32**5)
+
+
+def _sort_text(text: str) -> str:
+    primary, secondary = turkish_sort_key(text)
+    marks = list(secondary)
+    while marks and marks[-1] == 0:  # equal lengths compare the same without the trailing zeros
+        marks.pop()
+    return "".join(map(_token, primary)) + _END + "".join("2" if m else "1" for m in marks) + _END
+
+
+def player_sort_text(last_name: str, first_name: str, federation_id: str) -> str:
+    """:func:`player_sort_key` as a string for the database (``Player.sort_key``): two players' strings
+    compare by code point (PostgreSQL collation "C", SQLite BINARY) exactly as their
+    :func:`player_sort_key` tuples compare, so ``ORDER BY sort_key`` is the Turkish name order
+    (last name, first name, federation id). Letters take one character each (``"Çelik"`` →
+    ``"6BCHDN0…"``-like text), other characters five or six; not for display."""
+    return _sort_text(last_name or "") + _sort_text(first_name or "") + (federation_id or "")

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models.functions import Lower
+from django.db.models.functions import Lower, Upper
 from django.utils.translation import gettext_lazy as _
 
 from federation.audit import history
-from federation.collation import search_fold
+from federation.collation import player_sort_text, search_fold
 from federation.validators import no_control_characters
 
 
@@ -16,23 +16,40 @@ def _search_key_field() -> models.TextField:
     return models.TextField(editable=False, blank=True, default="")
 
 
+class SortKeyField(models.TextField):
+    """Text compared by code point: collation "C" on PostgreSQL (whatever the database's locale), SQLite's
+    default BINARY elsewhere. For keys such as :func:`federation.collation.player_sort_text` whose plain
+    character order is the order wanted."""
+
+    def db_parameters(self, connection):
+        params = super().db_parameters(connection)
+        if connection.vendor == "postgresql":
+            params["collation"] = "C"
+        return params
+
+
 class SearchKeysMixin:
     """Keeps the model's folded search keys (:data:`SEARCH_KEYS`: key field → function of the row) in
     step on every ``save``; a save limited to ``update_fields`` that names a source field writes the keys
     too. ``QuerySet.update`` and ``bulk_create`` bypass ``save``: call :meth:`refresh_search_keys` first."""
 
     SEARCH_KEYS: dict = {}
+    #: key field → function of the row giving the stored text as is (not folded), e.g. a sort key
+    SORT_KEYS: dict = {}
     SEARCH_KEY_SOURCES: frozenset = frozenset()
 
     def refresh_search_keys(self) -> None:
         for key, of in self.SEARCH_KEYS.items():
             setattr(self, key, search_fold(of(self)))
+        for key, of in self.SORT_KEYS.items():
+            setattr(self, key, of(self))
 
     def save(self, *args, **kwargs):
         self.refresh_search_keys()
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and self.SEARCH_KEY_SOURCES & set(update_fields):
-            kwargs["update_fields"] = [*update_fields, *(k for k in self.SEARCH_KEYS if k not in update_fields)]
+            keys = [*self.SEARCH_KEYS, *self.SORT_KEYS]
+            kwargs["update_fields"] = [*update_fields, *(k for k in keys if k not in update_fields)]
         super().save(*args, **kwargs)
 
 
@@ -71,6 +88,13 @@ class Player(SearchKeysMixin, models.Model):
 
     ``rating`` is the current national rating in rating points (0 = unrated). ``search_key`` is
     "first last" and ``city_key`` the city, folded for search (:func:`federation.collation.search_fold`).
+    ``sort_key`` is the Turkish name order (last name, first name, federation id) as text
+    (:func:`federation.collation.player_sort_text`): ``order_by("sort_key")`` sorts in the database
+    exactly as ``sorted(players, key=player_sort_key)``.
+
+    On PostgreSQL, migration ``federation.0006`` adds trigram indexes (``pg_trgm``, GIN) on
+    ``search_key`` and ``city_key`` for the ``contains`` searches; they are not in ``Meta.indexes``
+    (SQLite has no GIN), so the model state does not list them.
     """
 
     class Sex(models.TextChoices):
@@ -101,17 +125,24 @@ class Player(SearchKeysMixin, models.Model):
 
     search_key = _search_key_field()
     city_key = _search_key_field()
+    sort_key = SortKeyField(editable=False, blank=True, default="")
 
     SEARCH_KEYS = {"search_key": lambda p: f"{p.first_name} {p.last_name}", "city_key": lambda p: p.city}
-    SEARCH_KEY_SOURCES = frozenset({"first_name", "last_name", "city"})
+    SORT_KEYS = {"sort_key": lambda p: player_sort_text(p.last_name, p.first_name, p.federation_id)}
+    SEARCH_KEY_SOURCES = frozenset({"first_name", "last_name", "city", "federation_id"})
 
-    history = history(excluded_fields=["rating", "search_key", "city_key"])
+    history = history(excluded_fields=["rating", "search_key", "city_key", "sort_key"])
 
     class Meta:
         ordering = ["last_name", "first_name"]
         verbose_name = _("player")
         verbose_name_plural = _("players")
-        indexes = [models.Index(Lower("last_name"), name="player_last_name_ci")]
+        indexes = [
+            models.Index(Lower("last_name"), name="player_last_name_ci"),
+            models.Index(fields=["sort_key"], name="player_sort_key"),  # the player list, by name
+            models.Index(fields=["-rating", "sort_key"], name="player_rating_order"),  # the rating list
+            models.Index(Upper("federation_id"), name="player_federation_id_ci"),  # search: federation_id__iexact
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(birth_year__isnull=True) | models.Q(birth_year__gte=1900, birth_year__lte=2100),

@@ -47,8 +47,9 @@ def player_list(request):
     sex = request.GET.get("sex") if roles.is_staff(request.user) else None  # KVKK: sex is staff-only
     if sex in ("m", "f"):
         qs = qs.filter(sex=sex)
-    ordered = sorted(qs, key=player_sort_key)  # Turkish alphabet: Akın before Aktaş, Kılıç before Koç
-    page = Paginator(ordered, 50).get_page(request.GET.get("page"))
+    # Turkish alphabet (Akın before Aktaş, Kılıç before Koç): Player.sort_key is player_sort_key as text,
+    # so the database sorts and pages (a count and a page of 50, whatever the number of players)
+    page = Paginator(qs.order_by("sort_key"), 50).get_page(request.GET.get("page"))
     query = urlencode({k: v for k, v in (("q", q), ("club", club), ("sex", sex), ("all", "1" if show_all else "")) if v})
     clubs = sorted(Club.objects.all(), key=lambda c: turkish_sort_key(c.name))  # İzmir after Gaziantep
     return render(

@@ -131,11 +131,21 @@ class RatingGameLine(models.Model):
     (docs/ratings.md); ``margin`` the player's own stone margin (Kural 14.4, -24..24; +-1 for a winner's
     withdrawal); ``expected`` the expected score from the ratings at the start of the event; ``delta`` this
     set's share of the change in rating points (0 while the player is unrated).
+
+    The three foreign keys have no database constraint (``db_constraint=False``, issue 22): the lines
+    are derived rows, written only by :mod:`ratings.services` under its lock from the rows it read in
+    the same transaction, and a full re-rating writes two million of them at national scale, where
+    PostgreSQL's deferred per-row checks (a ``SELECT … FOR KEY SHARE`` of the set, the player and the
+    change for every line, at commit) cost more than the rest of the run. Django's ``on_delete=CASCADE``
+    still removes the lines of a deleted set, player or change; ``set_result`` and ``opponent`` keep
+    their indexes, and ``change`` is served by the unique ``(change, set_result)`` index.
     """
 
-    change = models.ForeignKey(RatingChange, on_delete=models.CASCADE, related_name="lines")
-    set_result = models.ForeignKey(SetResult, on_delete=models.CASCADE, related_name="rating_lines")
-    opponent = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    change = models.ForeignKey(RatingChange, on_delete=models.CASCADE, related_name="lines", db_constraint=False,
+                               db_index=False)
+    set_result = models.ForeignKey(SetResult, on_delete=models.CASCADE, related_name="rating_lines",
+                                   db_constraint=False)
+    opponent = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_constraint=False)
     opponent_rating = models.FloatField()
     score = models.DecimalField(max_digits=2, decimal_places=1)
     result_score = models.FloatField()

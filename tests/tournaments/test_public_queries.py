@@ -28,7 +28,7 @@ PAGES = [
     (f"/t/{SLUG}/tv/", 4, 1, True),
     (f"/t/{SLUG}/live.json", 4, 1, True),
     (f"/t/{SLUG}/export.trf", 8, 8, False),
-    ("/players/", 2, 2, False),
+    ("/players/", 3, 3, False),  # the count, the page of 50 (sorted by sort_key in the database), the clubs
     ("/players/CT-1/", 5, 5, False),  # + the official lists the player is on
     ("/players/CT-1/results/", 4, 4, False),
     ("/ratings/", 11, 7, False),  # + the parameter set in force, + the current official list
