@@ -2,8 +2,9 @@
 
 :class:`ReplicaRouter` sends a read to the ``replica`` database alias only inside a request that
 :class:`ReplicaReadsMiddleware` has marked as a *public read*: a GET or HEAD without a session cookie and
-without an Authorization header (a spectator's standings, live board, crosstable or API read). Everything
-else reads and writes the ``default`` (primary) database:
+without an Authorization header (a spectator's player page, rating list, search or API list; not the
+pages the page cache stores: :func:`builds_a_stored_page`). Everything else reads and writes the
+``default`` (primary) database:
 
 * every write (``db_for_write``), and every read after the first write of the same request (the request
   is pinned to the primary from then on: it reads its own writes);
@@ -70,14 +71,35 @@ class ReplicaRouter:
 
 
 def is_public_read(request) -> bool:
-    """A GET/HEAD/OPTIONS without the session cookie and without an Authorization header."""
+    """A GET/HEAD/OPTIONS without the session cookie and without an Authorization header, for a URL that
+    is not one of the page cache's finished public answers (:func:`builds_a_stored_page`)."""
     from django.conf import settings
 
     return (
         request.method in SAFE_METHODS
         and settings.SESSION_COOKIE_NAME not in request.COOKIES
         and "HTTP_AUTHORIZATION" not in request.META
+        and not builds_a_stored_page(request)
     )
+
+
+def builds_a_stored_page(request) -> bool:
+    """True for a URL registered with :mod:`federation.pagecache`. Such a page is stored under generations
+    kept in the cache and moved when a write *commits on the primary*; built from a replica a few
+    milliseconds behind, it would hold the data before the write under the generation after it, and be
+    served as current until the next write. So those pages are built from the primary (they are built
+    once per generation; every other reader gets the stored bytes without a query). Data versions read
+    from the database (``Tournament.version``, ``federation.versions``) need no such care: read from the
+    replica together with the data, both are equally old."""
+    from django.urls import Resolver404, get_urlconf, resolve
+
+    from federation import pagecache
+
+    try:
+        match = resolve(request.path_info, get_urlconf())
+    except Resolver404:
+        return False
+    return pagecache.registered(match.view_name) is not None
 
 
 class ReplicaReadsMiddleware:

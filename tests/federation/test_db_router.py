@@ -57,7 +57,7 @@ def test_a_public_read_goes_to_the_replica(replica, rf):
         return Tournament.objects.filter(slug="kopya-okuma").count()
 
     with queries() as (primary, rep):
-        assert serve(rf.get("/t/kopya-okuma/"), view) == 1
+        assert serve(rf.get("/api/tournaments/"), view) == 1
     assert len(rep) == 1 and len(primary) == 0
 
 
@@ -116,6 +116,22 @@ def test_the_mark_ends_with_the_request(replica, rf):
     with queries() as (primary, rep):
         Tournament.objects.filter(slug="istek-sonu").count()
     assert len(rep) == 0 and len(primary) == 1
+
+
+def test_a_page_the_page_cache_stores_is_built_from_the_primary(replica, client, settings):
+    """Its generations move when a write commits on the primary: built from a lagging replica it would be
+    stored as current with the data from before the write."""
+    from federation import pagecache
+
+    settings.PUBLIC_PAGE_CACHE = False  # built every time here, so each request shows its reads
+    t = TournamentFactory(slug="sayfa-onbellegi")
+    assert pagecache.registered("standings") is not None
+    with queries() as (primary, rep):
+        assert client.get(f"/t/{t.slug}/standings/").status_code in (200, 404)
+    assert len(rep) == 0 and len(primary) >= 1
+    with queries() as (primary, rep):  # a page that is not stored: the replica
+        assert client.get("/api/tournaments/").status_code == 200
+    assert len(rep) >= 1 and len(primary) == 0
 
 
 def test_migrations_run_on_the_primary_only():
