@@ -12,7 +12,9 @@
 #   make messages     compile translations (locale/*/LC_MESSAGES/django.po -> .mo)
 #   make check-deploy `manage.py check --deploy` with the production settings and throw-away values
 #   make check-compose validate docker/compose.yml against the Compose specification (check-jsonschema, no
-#                     Docker engine), `sh -n` the entry point, lint docker/Dockerfile (hadolint, from PyPI)
+#                     Docker engine), `sh -n` the entry points, lint docker/Dockerfile and docker/nginx/Dockerfile
+#                     (hadolint, from PyPI)
+#   make nginx        Debian's nginx for the front's tests (apt-get as root when missing)
 #   make lock         regenerate requirements/prod.lock, the pinned and hashed lock the image installs from:
 #                     pyproject.toml's dependencies + the [prod] extra, for Python 3.11 on Linux (pip-tools in
 #                     a throw-away venv in /tmp); keeps the pins that still fit, LOCK_ARGS=--upgrade
@@ -39,7 +41,7 @@ DEPLOY_FAIL_LEVEL ?= WARNING
 PYTEST := "$(PY)" -m pytest
 ok_if_none = echo '$(1)'; rc=0; $(1) || rc=$$?; if [ $$rc -eq 5 ]; then echo "pytest: no tests collected (exit 5), counted as success"; rc=0; fi; exit $$rc
 
-.PHONY: help venv run test test-browser axe test-services bench rating-eval messages mo check-deploy check-compose lock pango clean
+.PHONY: help venv run test test-browser axe test-services bench rating-eval messages mo check-deploy check-compose lock pango nginx clean
 
 help:
 	@sed -n '2,/^$$/p' Makefile | sed '/^$$/d; s/^# \{0,1\}//'
@@ -93,7 +95,7 @@ run: $(STAMP) pango mo
 	@echo "serving on http://$(HOST):$(PORT)/ (Celery eager; Ctrl-C stops)"
 	"$(PY)" manage.py runserver "$(HOST):$(PORT)"
 
-test: $(STAMP) pango mo
+test: $(STAMP) pango mo nginx
 	@$(call ok_if_none,$(PYTEST) -m "not browser" $(PYTEST_ARGS))
 
 # --- more -------------------------------------------------------------------------------------------
@@ -111,7 +113,7 @@ axe:
 	fi
 
 # needs DATABASE_URL=postgres://... and REDIS_URL=redis://... in the environment (see .ci/run)
-test-services: $(STAMP) pango
+test-services: $(STAMP) pango nginx
 	@$(call ok_if_none,$(PYTEST) -m services tests/services $(PYTEST_ARGS))
 
 # every benchmarks/*.py (not _*.py helpers); each prints FIGURE lines with their targets (benchmarks/_report.py)
@@ -179,6 +181,20 @@ check-compose: $(STAMP)
 	@[ -x "$(TOOLS_VENV)/bin/hadolint" ] || { [ -x "$(TOOLS_VENV)/bin/pip" ] || { rm -rf "$(TOOLS_VENV)" && "$(PYTHON)" -m venv "$(TOOLS_VENV)"; } && \
 	  "$(TOOLS_VENV)/bin/pip" install -q --only-binary=:all: "$(HADOLINT)"; }
 	"$(TOOLS_VENV)/bin/hadolint" --no-color docker/Dockerfile && echo "docker/Dockerfile: hadolint clean"
+	"$(TOOLS_VENV)/bin/hadolint" --no-color docker/nginx/Dockerfile && echo "docker/nginx/Dockerfile: hadolint clean"
+	sh -n docker/nginx/render.sh
+
+# Debian's nginx for tests/federation/test_nginx_cache_rules.py and tests/services/test_nginx_front.py (they
+# skip without it, and fail under CI=true): installed as root when missing, otherwise the command to run
+nginx:
+	@if command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; then echo "nginx: $$(/usr/sbin/nginx -v 2>&1 || nginx -v 2>&1)"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing nginx (Debian's; its service is not started: the tests run their own) ..."; \
+	  export DEBIAN_FRONTEND=noninteractive; own=0; \
+	  if [ ! -e /usr/sbin/policy-rc.d ]; then printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d; chmod +x /usr/sbin/policy-rc.d; own=1; fi; \
+	  rc=0; { apt-get update -qq && apt-get install -y -qq --no-install-recommends nginx >/dev/null; } || rc=$$?; \
+	  if [ $$own = 1 ]; then rm -f /usr/sbin/policy-rc.d; fi; exit $$rc; \
+	else echo "make: nginx missing (the nginx tests will skip): sudo apt-get install -y nginx" >&2; fi
 
 clean:
 	rm -rf "$(VENV)" .pytest_cache

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Container entry point: one image, four roles (docker/compose.yml runs each as a service).
-#   web          migrate (unless DJANGO_MIGRATE=0), then gunicorn federation.wsgi on 0.0.0.0:$PORT (8000);
+#   web          migrate (unless DJANGO_MIGRATE=0), copy the static files to STATIC_EXPORT_DIR when set
+#                (nginx serves them: docker/nginx/), then gunicorn federation.wsgi on 0.0.0.0:$PORT (8000);
 #                gunicorn believes X-Forwarded-* headers only from FORWARDED_ALLOW_IPS (default 127.0.0.1:
 #                set it to the address of your TLS proxy, never to "*"). Tuning (docker/env.example):
 #                WEB_CONCURRENCY processes (3), GUNICORN_THREADS per process (2), GUNICORN_TIMEOUT (150 s),
@@ -58,6 +59,9 @@ case "$cmd" in
     shift || true
     wait_for_db
     if [ "${DJANGO_MIGRATE:-1}" = 1 ]; then python manage.py migrate --noinput; fi
+    # the image's collected static files for nginx (docker/compose.yml's `static` volume); files of the
+    # previous version stay, so pages still open in a browser keep their hashed CSS and JS
+    if [ -n "${STATIC_EXPORT_DIR:-}" ]; then cp -R var/static/. "$STATIC_EXPORT_DIR"/; fi
     exec gunicorn federation.wsgi:application \
       --bind "0.0.0.0:${PORT:-8000}" \
       --workers "${WEB_CONCURRENCY:-3}" \

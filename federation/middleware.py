@@ -57,3 +57,38 @@ class BadInputMiddleware:
                                       message=gettext("Control characters are not allowed in query parameters."),
                                       field=key)
         return self.get_response(request)
+
+
+class PrivateForUsersMiddleware:
+    """Mark every answer to a logged-in user (session or API token) ``Cache-Control: private``, so that no
+    shared cache — the nginx micro-cache (docker/nginx/mangala.conf.template), a company proxy — ever keeps
+    a page with the organiser's menus, unpublished rounds or personal data for anyone else. Answers that
+    already say ``private`` or ``no-store`` are left as they are. Placed after AuthenticationMiddleware;
+    an API request with an Authorization header is treated alike.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if self._for_a_user(request):
+            current = response.get("Cache-Control", "").lower()
+            if "private" not in current and "no-store" not in current:
+                from django.utils.cache import patch_cache_control
+
+                patch_cache_control(response, private=True)
+        return response
+
+    @staticmethod
+    def _for_a_user(request) -> bool:
+        """An API token, or a session cookie of a logged-in user. The user is looked at only when the
+        request carries the session cookie: an anonymous answer gains no ``Vary: Cookie`` from here."""
+        from django.conf import settings
+
+        if "HTTP_AUTHORIZATION" in request.META:
+            return True
+        if settings.SESSION_COOKIE_NAME not in request.COOKIES:
+            return False
+        user = getattr(request, "user", None)
+        return bool(user is not None and user.is_authenticated)

@@ -185,7 +185,7 @@ def _broken_copies() -> dict[str, str]:
     text = COMPOSE.read_text()
     # a misspelt key inside the x-app anchor: it reaches the services only through `<<: *app`
     anchor = text.replace("\nx-app: &app\n", "\nx-app: &app\n  restrat: unless-stopped\n", 1)
-    # a wrong type for `ports` (a number instead of a list) in the web service
+    # a wrong type for `ports` (a number instead of a list) in the nginx service (the only one published)
     ports = re.sub(r"    ports:\n      - \"[^\"]*\"\n", "    ports: 8000\n", text, count=1)
     assert anchor != text and ports != text, "the compose file changed: update the deliberate breakages"
     return {"anchor": anchor, "ports": ports}
@@ -201,25 +201,32 @@ def test_a_broken_compose_file_is_refused_merge_keys_hide_nothing(tmp_path):
     assert out.returncode != 0
     report = out.stdout + out.stderr
     # the key misspelt in the anchor is found in every service merged from it, by both checks
-    app_services = sorted(n for n, s in load_compose()["services"].items() if str(s.get("image", "")).startswith("mangala"))
+    app_services = sorted(app_image_services())
     for service in app_services:
         path = rf"(\.{re.escape(service)}|\['{re.escape(service)}'\])"  # $.services.web, $.services['worker-pdf']
         assert re.search(rf"compose-anchor\.yml::\$\.services{path}: .*'restrat'", report), report
-    assert re.search(r"compose-ports\.yml::\$\.services\.web\.ports: 8000 is not of type 'array'", report), report
+    assert re.search(r"compose-ports\.yml::\$\.services\.nginx\.ports: 8000 is not of type 'array'", report), report
 
     anchor_errors = schema_errors(load_compose(broken["anchor"]))
     assert sorted({e.split(":")[0] for e in anchor_errors}) == [f"services.{s}" for s in app_services]
     assert all("restrat" in e for e in anchor_errors)
-    assert any(e.startswith("services.web.ports: 8000 is not of type 'array'")
+    assert any(e.startswith("services.nginx.ports: 8000 is not of type 'array'")
                for e in schema_errors(load_compose(broken["ports"])))
 
 
 # --- compose: what the services run -------------------------------------------------------------------------
 
+def app_image_services(compose: dict | None = None) -> list[str]:
+    """Names of the services that run the project's image, mangala-federation (not PostgreSQL, Redis, nginx
+    or PgBouncer)."""
+    services = (compose or load_compose())["services"]
+    return [n for n, s in services.items() if str(s.get("image", "")).split(":")[0] == "mangala-federation"]
+
+
 def app_services() -> dict[str, dict]:
-    """The services that run the project's image (the others are PostgreSQL and Redis)."""
+    """The services that run the project's image (the others are PostgreSQL, Redis, nginx, PgBouncer)."""
     services = load_compose()["services"]
-    return {n: s for n, s in services.items() if "build" in s or str(s.get("image", "")).startswith("mangala")}
+    return {n: services[n] for n in app_image_services()}
 
 
 def entrypoint_commands() -> set[str]:
@@ -365,3 +372,45 @@ def test_the_worker_role_refuses_an_unknown_queue():
     bad = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True,
                          env={**env, "WORKER_QUEUES": "default,pfd"})
     assert bad.returncode == 2 and "pfd" in bad.stderr
+
+
+# --- the front: nginx before two gunicorn servers ---------------------------------------------------------------
+
+NGINX_DIR = ROOT / "docker" / "nginx"
+
+
+def test_nginx_is_the_only_published_port_in_front_of_two_web_servers():
+    services = load_compose()["services"]
+    published = sorted(n for n, s in services.items() if s.get("ports"))
+    assert published == ["nginx"], published
+    nginx = services["nginx"]
+    assert str(nginx["ports"][0]).endswith(":80")
+    upstream = nginx["environment"]["MANGALA_UPSTREAM_SERVERS"]
+    assert re.findall(r"server (\S+?):8000", upstream) == ["web", "web2"]
+    assert nginx["build"]["context"] == "nginx" and (NGINX_DIR / nginx["build"]["dockerfile"]).exists()
+    assert any(str(v).startswith("static:") and str(v).endswith(":ro") for v in nginx["volumes"])
+    web, web2 = services["web"], services["web2"]
+    assert web["environment"]["DJANGO_BEHIND_PROXY"] == "true" and web2["environment"]["DJANGO_BEHIND_PROXY"] == "true"
+    # only `web` migrates and fills the static volume; web2 waits for it
+    assert str(web["environment"]["DJANGO_MIGRATE"]).startswith("${DJANGO_MIGRATE")
+    assert web2["environment"]["DJANGO_MIGRATE"] == "0" and web2["environment"]["STATIC_EXPORT_DIR"] == ""
+    assert web2["depends_on"]["web"]["condition"] == "service_healthy"
+    assert web2["healthcheck"] == web["healthcheck"]
+    export = web["environment"]["STATIC_EXPORT_DIR"]
+    assert f"static:{export}" in web["volumes"]
+    assert f"mkdir -p var/media var/static-export" in DOCKERFILE.read_text()
+    assert 'cp -R var/static/. "$STATIC_EXPORT_DIR"/' in ENTRYPOINT.read_text()
+
+
+def test_the_nginx_template_render_script_and_image_agree_on_the_names():
+    template = (NGINX_DIR / "mangala.conf.template").read_text()
+    render = (NGINX_DIR / "render.sh").read_text()
+    placeholders = set(re.findall(r"\$\{(MANGALA_[A-Z_]+)\}", template))
+    envsubst_list = re.search(r"envsubst '([^']+)'", render).group(1)
+    assert set(re.findall(r"\$\{(MANGALA_[A-Z_]+)\}", envsubst_list)) == placeholders
+    defaults = set(re.findall(r'^: "\$\{(MANGALA_[A-Z_]+):=', render, re.M))
+    assert defaults == placeholders  # every value has a default, so a missing one never renders as empty
+    compose_env = load_compose()["services"]["nginx"]["environment"]
+    assert set(compose_env) <= placeholders
+    sh = subprocess.run(["sh", "-n", str(NGINX_DIR / "render.sh")], capture_output=True, text=True)
+    assert sh.returncode == 0, sh.stderr

@@ -8,7 +8,7 @@ E-mail (password reset links): set ``EMAIL_URL`` (``smtp+tls://user:password@hos
 (see ``base.py``). Without them e-mails are written to the log (console backend), as in the embedded mode.
 """
 from .base import *  # noqa: F401,F403
-from .base import DATABASES, REST_FRAMEWORK, env
+from .base import DATABASES, MIDDLEWARE, REST_FRAMEWORK, env
 
 DEBUG = False
 SECRET_KEY = env("DJANGO_SECRET_KEY")
@@ -20,6 +20,28 @@ DATABASES["default"] = {**env.db("DATABASE_URL"), "ATOMIC_REQUESTS": False}
 # cost more database CPU than the queries of a cached page (benchmarks/load_test.py: 7.3 -> 0.5 ms).
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Behind PgBouncer in transaction pooling mode (docs/operations.md "Past one machine"): a server-side
+# cursor (QuerySet.iterator()) outlives the transaction PgBouncer lends a server connection for, so set
+# DATABASE_DISABLE_SERVER_SIDE_CURSORS=true. Prepared statements are already off (Django's psycopg 3
+# default, prepare_threshold=None) and CONN_MAX_AGE then keeps the cheap connections to PgBouncer open.
+DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = env.bool("DATABASE_DISABLE_SERVER_SIDE_CURSORS", default=False)
+# A read replica (PostgreSQL streaming replication) for public reads: DATABASE_REPLICA_URL. Anonymous
+# GET/HEAD requests read from it; writes, transactions, logged-in users, API tokens and Celery jobs use
+# the primary (federation/db_router.py). Unset: one database, neither router nor middleware installed.
+if env("DATABASE_REPLICA_URL", default=""):
+    DATABASES["replica"] = {
+        **env.db("DATABASE_REPLICA_URL"),
+        "ATOMIC_REQUESTS": False,
+        "CONN_MAX_AGE": DATABASES["default"]["CONN_MAX_AGE"],
+        "CONN_HEALTH_CHECKS": True,
+        "DISABLE_SERVER_SIDE_CURSORS": DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"],
+        # in tests the replica is the test database itself, never one of its own
+        "TEST": {"MIRROR": "default"},
+    }
+    DATABASE_ROUTERS = ["federation.db_router.ReplicaRouter"]
+    # right after the health check (which asks the primary), before anything reads
+    _after = MIDDLEWARE.index("federation.health.HealthCheckMiddleware") + 1
+    MIDDLEWARE = [*MIDDLEWARE[:_after], "federation.db_router.ReplicaReadsMiddleware", *MIDDLEWARE[_after:]]
 if not (env("REDIS_URL", default="") or env("CELERY_BROKER_URL", default="")):
     from django.core.exceptions import ImproperlyConfigured
 

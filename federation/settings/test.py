@@ -32,3 +32,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # re-use primary keys and versions (rolled-back transactions), so a shared Redis cache would hand one
 # test another's standings. The Redis backend itself is tested in tests/services/test_cache.py.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "TIMEOUT": 6 * 3600}}
+
+# A second alias of the test database, for tests/federation/test_db_router.py (public reads from a read
+# replica, federation/db_router.py): the same database through a second connection (TEST MIRROR: no
+# database of its own is created). No router is installed here, so nothing else ever uses it.
+from .base import DATABASES  # noqa: E402
+
+DATABASES["replica"] = {**DATABASES["default"], "TEST": {"MIRROR": "default"}}

@@ -322,9 +322,15 @@ def test_gunicorn_trusts_forwarded_headers_only_from_the_configured_proxy():
     assert '--forwarded-allow-ips "${FORWARDED_ALLOW_IPS:-127.0.0.1}"' in entrypoint
     assert ":-*}" not in entrypoint
     compose = yaml.safe_load((ROOT / "docker" / "compose.yml").read_text())
-    env = compose["services"]["web"]["environment"]
-    assert env["FORWARDED_ALLOW_IPS"] == "${FORWARDED_ALLOW_IPS:-127.0.0.1}"
-    assert env["DJANGO_BEHIND_PROXY"] == "${DJANGO_BEHIND_PROXY:-false}"
+    # web and web2 sit behind the nginx service: they believe X-Forwarded-* from Docker's bridge networks only
+    # (never "*"), and publish no port of their own, so nothing but nginx (and the workers) can reach them
+    for name in ("web", "web2"):
+        service = compose["services"][name]
+        env = {**compose["services"]["web"]["environment"], **service["environment"]}
+        assert env["FORWARDED_ALLOW_IPS"] == "${FORWARDED_ALLOW_IPS:-172.16.0.0/12}", name
+        assert env["DJANGO_BEHIND_PROXY"] == "true", name
+        assert "ports" not in service, name
+    assert compose["services"]["nginx"]["ports"]
 
 
 def test_check_deploy_is_clean():
