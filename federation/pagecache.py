@@ -34,8 +34,8 @@ page is built at most once per interval and is at most ``stale_for`` seconds (pl
 **For the front proxy** (``docker/nginx``): a response stored here carries ``X-Accel-Expires:
 PUBLIC_PAGE_PROXY_SECONDS`` (nginx's micro-cache holds it that long; nginx does not pass the header on)
 and ``Cache-Control: public, max-age=0, must-revalidate`` (browsers revalidate with the ETag and get a
-304; not ``no-cache``, which the proxy reads as "for one reader only"). A response to a request
-with the session cookie gets ``Cache-Control: private`` when it names no policy of its own.
+304; not ``no-cache``, which the proxy reads as "for one reader only"). Answers to logged-in users are
+marked ``Cache-Control: private`` by ``federation.middleware.PrivateForUsersMiddleware``.
 
 Settings: ``PUBLIC_PAGE_CACHE`` (on/off, default on), ``PUBLIC_PAGE_PROXY_SECONDS`` (default 3).
 A cache that fails (``federation.cache.ResilientRedisCache``) makes every request a miss, built as usual.
@@ -229,7 +229,7 @@ class PublicPageMiddleware:
         if (settings.SESSION_COOKIE_NAME in cookies or "messages" in cookies
                 or "HTTP_AUTHORIZATION" in request.META
                 or getattr(request, "_force_auth_user", None) is not None):  # DRF's test client, logged in
-            return self._private(self.get_response(request))
+            return self.get_response(request)  # built for its user (federation.middleware marks it private)
         resolved = _resolve(get_urlconf(), request.path_info)
         page = _REGISTRY.get(resolved[0]) if resolved else None
         if page is None:
@@ -305,10 +305,4 @@ class PublicPageMiddleware:
             page.refresh(response)
         response["X-Accel-Expires"] = str(_proxy_seconds())
         response["X-Page-Cache"] = how
-        return response
-
-    @staticmethod
-    def _private(response):
-        if "Cache-Control" not in response:
-            response["Cache-Control"] = "private"
         return response

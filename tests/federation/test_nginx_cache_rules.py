@@ -203,6 +203,16 @@ def test_the_key_carries_the_language(front):
     assert hits("GET", "/lang") == 4
 
 
+def test_the_key_carries_the_answer_kind(front):
+    """The browsable API (a browser's Accept: text/html) and a script's JSON have a copy each."""
+    browser = fetch(front.url, "/kind", headers={"Accept": "text/html,application/xhtml+xml;q=0.9"})
+    script = fetch(front.url, "/kind", headers={"Accept": "application/json"})
+    assert (browser.cache, script.cache) == ("MISS", "MISS")
+    assert fetch(front.url, "/kind", headers={"Accept": "text/html"}).cache == "HIT"
+    assert fetch(front.url, "/kind").cache == "HIT"  # no Accept: the script's copy
+    assert hits("GET", "/kind") == 2
+
+
 def test_a_burst_reaches_the_server_once(front):
     with ThreadPoolExecutor(max_workers=50) as pool:
         answers = list(pool.map(lambda _: fetch(front.url, "/slow"), range(50)))
