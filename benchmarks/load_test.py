@@ -8,8 +8,11 @@ For each size (players / referees: 50/1, 300/10 and 1000/100 by default) this sc
 2. seeds a Swiss of P players through the project's services (``benchmarks/load/seed.py``): rounds 1..k
    played with three-set results, closed, standings published after round k, round k+1 paired and
    published; R referee accounts (the tournament's referee role) with API tokens;
-3. starts gunicorn (``federation.wsgi:application``, 2 x cores + 1 sync workers unless ``--workers``) and a
-   Celery worker (``-Q default,pdf,ratings,imports``) on Redis database 5;
+3. starts the production stack: nginx (Debian's, ``docker/nginx/mangala.conf.template``: static files,
+   gzip, the micro-cache of anonymous answers) in front of two gunicorn servers
+   (``federation.wsgi:application``, 2 x cores + 1 sync workers in all unless ``--workers``; ``--front none``
+   and ``--servers N`` change that), and a Celery worker (``-Q default,pdf,ratings,imports``) on Redis
+   database 5;
 4. runs locust headless (``benchmarks/load/locustfile.py``) in two phases:
    *hall* — R referees post the round's results through the API (each board once, 5 % corrected later
    with the version, 2 % sent twice), paced to finish in 60 % of the phase, while V viewers (200) poll
@@ -19,16 +22,17 @@ For each size (players / referees: 50/1, 300/10 and 1000/100 by default) this sc
 5. checks from the database that every accepted result is stored once with its sets, that no board has
    a result nobody's request was accepted for, that the standings API and page and ``live.json`` equal
    a fresh computation — before and after the round is closed and the standings re-published through
-   the API (a stale cache would show here) — and that no response was a 5xx;
+   the API (a stale cache would show here), through the front once the live round's interval and the
+   front's copy have passed (what the phones see), and directly from gunicorn — and that no response was
+   a 5xx;
 6. profiles one request of each kind (queries per request, ``CaptureQueriesContext``; cProfile of a result
    submission) and reports the CPU seconds gunicorn, PostgreSQL, locust and Celery used in each phase, and
    what the database sessions were doing (``pg_stat_activity`` sampled: running, waiting for a lock);
 7. prints ``FIGURE`` lines (``benchmarks/_report.py``) and cleans up — processes, database, Redis db 5 —
    also on Ctrl-C or failure.
 
-Targets (issue "National championship day"): result submission p95 <= 200 ms; throughput >= 200
-requests/s (and >= 200 result submissions/s at saturation); standings page p95 <= 50 ms under the
-viewer load. On 2 cores with locust on the same machine the client and the server share the CPU; the
+Targets (issue 22): views >= 500/s at saturation with p95 <= 50 ms; accepted results >= 50/s at
+saturation with p95 <= 200 ms, none lost; standings page p95 <= 50 ms under the viewer load. On 2 cores with locust on the same machine the client and the server share the CPU; the
 CPU table says who used it.
 
 Usage::
