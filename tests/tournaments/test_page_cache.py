@@ -143,8 +143,10 @@ def test_open_round_results_leave_the_standings_and_move_the_live_round(played):
     assert "X-Server-Time" in live_after
 
 
-@override_settings(LIVE_RECOMPUTE_SECONDS=30)
-def test_the_live_round_is_rebuilt_at_most_once_per_interval(played, monkeypatch):
+@pytest.fixture
+def in_play(played, monkeypatch):
+    """Round 2 published and being played, a clock the page cache reads (``clock[0]``, seconds), and the
+    first anonymous answer of ``live.json``: (tournament, round, referee, clock, client, first answer)."""
     t, _rnd, org, ref = played
     rnd2 = services.round_pair(tournament=t, user=org, coin_seed="s2")
     services.round_publish(round=rnd2, user=org)
@@ -153,9 +155,15 @@ def test_the_live_round_is_rebuilt_at_most_once_per_interval(played, monkeypatch
     monkeypatch.setattr(caching.time, "time", lambda: clock[0])
     client = Client()
     first, _ = _get(client, f"/t/{t.slug}/live.json")
+    return t, rnd2, ref, clock, client, first
+
+
+@override_settings(LIVE_RECOMPUTE_SECONDS=30)
+def test_the_live_round_is_rebuilt_at_most_once_per_interval(in_play):
+    t, rnd2, ref, clock, client, first = in_play
     boards = list(rnd2.matches.filter(kind="game").order_by("board"))
     builds = 0
-    for i, board in enumerate(boards):  # a result every second
+    for board in boards:  # a result every second
         services.match_result_enter(match=board, sets=WHITE_WINS, user=ref)
         clock[0] += 1
         response, queries = _get(client, f"/t/{t.slug}/live.json")
@@ -174,16 +182,10 @@ def test_the_live_round_is_rebuilt_at_most_once_per_interval(played, monkeypatch
 
 
 @override_settings(LIVE_RECOMPUTE_SECONDS=30)
-def test_one_rebuild_at_a_time_the_others_get_the_previous_answer(played, monkeypatch):
+def test_one_rebuild_at_a_time_the_others_get_the_previous_answer(in_play):
     from django.core.cache import cache
 
-    t, _rnd, org, ref = played
-    rnd2 = services.round_pair(tournament=t, user=org, coin_seed="s2")
-    services.round_publish(round=rnd2, user=org)
-    clock = [1_000_000.0]
-    monkeypatch.setattr(pagecache.time, "time", lambda: clock[0])
-    client = Client()
-    first, _ = _get(client, f"/t/{t.slug}/live.json")
+    t, rnd2, ref, clock, client, first = in_play
     services.match_result_enter(match=rnd2.matches.filter(kind="game").first(), sets=WHITE_WINS, user=ref)
     clock[0] += 31
     key = pagecache.page_key("tr", False, f"/t/{t.slug}/live.json", "")
