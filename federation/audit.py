@@ -16,6 +16,7 @@ user from ``simple_history``'s middleware and an action id of their own.
 from __future__ import annotations
 
 import contextvars
+import functools
 import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -153,6 +154,12 @@ def _fill_history_row(sender, instance, history_instance, **kwargs):
     history_instance.audit_tournament_id = tid
 
 
+@functools.cache
+def _historical_model(model):
+    """``model.history.model`` — looked up once (each ``model.history`` builds a manager class)."""
+    return model.history.model
+
+
 def history_bulk_create(model, changes) -> list:
     """Write the history rows of ``changes`` — ``(instance, history_type)`` pairs of one tracked
     ``model``, ``history_type`` ``"+"`` (created), ``"~"`` (changed) or ``"-"`` (deleted) — in one
@@ -173,7 +180,7 @@ def history_bulk_create(model, changes) -> list:
 
     if not getattr(settings, "SIMPLE_HISTORY_ENABLED", True):
         return []
-    historical = model.history.model
+    historical = _historical_model(model)
     fields = historical.tracked_fields
     now = timezone.now()
     request_user = None

@@ -25,6 +25,7 @@ from federation import roles
 from federation.audit import audit_context, history_bulk_create
 from federation.errors import Conflict, PermissionDenied, PreconditionRequired, ValidationFailed
 from federation.models import Player
+from federation.prepared import PreparedRead, update_columns
 from federation.validators import clean_reason, first_control_character
 from tournaments import access, caching
 from tournaments.models import (
@@ -1210,6 +1211,13 @@ def result_snapshot(match: Match, *, stored: Sequence[SetResult] | None = None) 
     }
 
 
+# the match locked with its round and tournament: the SQL built once (federation.prepared; issue 22)
+_MATCH_LOCKED = PreparedRead(
+    lambda pk: Match.objects.select_for_update(of=("self",)).select_related("round__tournament").filter(pk=pk),
+    pk=-987_654_321,  # a placeholder
+)
+
+
 def match_result_enter(
     *,
     match: Match,
@@ -1254,7 +1262,9 @@ def match_result_enter(
         # lock the match row only (of="self"): PostgreSQL would otherwise lock the joined round and tournament
         # rows too, for the whole transaction, and every result of the tournament would wait for the one before.
         # The round's status and the tournament's versions are read in the same statement (one snapshot).
-        locked = Match.objects.select_for_update(of=("self",)).select_related("round__tournament").get(pk=match.pk)
+        locked = _MATCH_LOCKED.first(pk=match.pk)
+        if locked is None:
+            raise Match.DoesNotExist("Match matching query does not exist.")
         closed = locked.round.status == Round.Status.CLOSED
         with audit_context(action="result.correct" if closed else "result.enter", user=user, reason=reason,
                            tournament_id=tournament.pk):
@@ -1309,6 +1319,11 @@ def _sets_delete(stored: list[SetResult]) -> bool:
         rel.related_model._base_manager.filter(**{f"{rel.field.name}__in": ids}).delete()
     SetResult.objects.filter(pk__in=ids)._raw_delete(SetResult.objects.db)
     return True
+
+
+# what _match_result_write changes in a match: its result, who entered it and when, its version
+_RESULT_COLUMNS = ("forfeit", "white_points", "black_points", "rated", "decider_starter", "decided_by",
+                   "result_entered_at", "result_entered_by", "version")
 
 
 def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_version: int | None, reason: str,
@@ -1484,11 +1499,14 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
             _("A result of a closed round must stay complete: enter every set up to the deciding one."), field="sets"
         )
     try:  # no savepoint: a failure here rolls back the whole result (match_result_enter's transaction)
-        match.save()
+        # the columns a result writes, in one UPDATE (not save()'s every column), and the match's history row
+        # ("~"), as its post_save signal would write it (federation.audit.history_bulk_create)
+        update_columns(match, _RESULT_COLUMNS)
     except IntegrityError as exc:  # a constraint the checks above should have caught: said in words
         from federation.errors import integrity_error_message
 
         raise ValidationFailed(integrity_error_message(exc), field="sets") from exc
+    history_bulk_create(Match, [(match, "~")])
     _remember_sets(match, new_sets)
     # a result of a round not closed is not in the public standings: their cached copies stay valid. The
     # round's status and `tournament`'s standings_version were read with the lock of the match (one statement):
