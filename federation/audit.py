@@ -178,6 +178,8 @@ def history_bulk_create(model, changes) -> list:
     from simple_history.signals import post_create_historical_record
     from simple_history.utils import get_change_reason_from_object
 
+    from federation.prepared import insert_rows
+
     if not getattr(settings, "SIMPLE_HISTORY_ENABLED", True):
         return []
     historical = _historical_model(model)
@@ -203,7 +205,7 @@ def history_bulk_create(model, changes) -> list:
             history_change_reason=reason, history_instance=row, using=None,
         )
         rows.append((instance, row))
-    historical.objects.bulk_create([row for _instance, row in rows])
+    insert_rows([row for _instance, row in rows])  # as bulk_create, its statement built once
     for instance, row in rows:
         post_create_historical_record.send(
             sender=historical, instance=instance, history_instance=row, history_date=row.history_date,

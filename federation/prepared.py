@@ -21,7 +21,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from django.db import connections
+from django.db import connections, router
 from django.db.transaction import TransactionManagementError
 from django.db.models import QuerySet
 from django.db.models.query import (
@@ -184,3 +184,94 @@ def update_columns(instance, fields: Sequence[str], *, using: str | None = None)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.rowcount
+
+
+_insert_plans: dict[tuple, tuple] = {}
+
+
+def _insert_fields(model) -> list | None:
+    """The fields ``bulk_create`` inserts for rows without a primary key, or None when :func:`insert_rows`
+    leaves the model to ``bulk_create`` (no auto primary key, a parent model, a database default or a
+    generated column)."""
+    opts = model._meta
+    if opts.auto_field is None or opts.parents:
+        return None
+    fields = [f for f in opts.concrete_fields if f is not opts.auto_field]
+    if any(getattr(f, "generated", False) or f.has_db_default() for f in fields):
+        return None
+    return fields
+
+
+def insert_rows(objs: Sequence, *, using: str | None = None) -> None:
+    """Insert ``objs`` — new instances of one model, no primary key set — as ``bulk_create(objs)`` does
+    (one ``INSERT … VALUES (…), (…) RETURNING pk``; each instance gets its primary key, ``_state.adding``
+    false and its database), with the statement's text built once per model, row count and backend.
+    Values as ``bulk_create`` sends them (``Field.pre_save(obj, add=True)``, then ``get_db_prep_save``).
+    ``bulk_create`` itself does the work when this shortcut does not fit: a backend without
+    ``RETURNING``, too many parameters for one statement, an expression as a value, a primary key
+    already set, a model :func:`_insert_fields` leaves to it. No signals (as ``bulk_create``)."""
+    if not objs:
+        return
+    model = type(objs[0])
+    db = using or router.db_for_write(model)
+    connection = connections[db]
+    key = (model, len(objs), connection.vendor)
+    plan = _insert_plans.get(key)
+    if plan is None:
+        fields = _insert_fields(model)
+        sql = None
+        fits = (fields is not None and connection.features.can_return_rows_from_bulk_insert
+                and connection.ops.bulk_batch_size(fields, objs) >= len(objs))
+        if fits:
+            qn = connection.ops.quote_name
+            opts = model._meta
+            rows = [["%s"] * len(fields) for _ in objs]
+            sql = (f"INSERT INTO {qn(opts.db_table)} ({', '.join(qn(f.column) for f in fields)}) "
+                   f"{connection.ops.bulk_insert_sql(fields, rows)} RETURNING {qn(opts.pk.column)}")
+        plan = _insert_plans[key] = (fields, sql)
+    fields, sql = plan
+    if sql is None or any(type(obj) is not model or obj.pk is not None for obj in objs):
+        model._base_manager.using(db).bulk_create(objs)
+        return
+    params = []
+    for obj in objs:
+        obj._prepare_related_fields_for_save(operation_name="bulk_create")
+        for f in fields:
+            value = f.pre_save(obj, True)
+            if hasattr(value, "resolve_expression"):  # an expression: the ORM compiles it
+                model._base_manager.using(db).bulk_create(objs)
+                return
+            params.append(f.get_db_prep_save(value, connection))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        ids = cursor.fetchall()
+    if len(ids) != len(objs):  # never expected: a database that did not return every row
+        raise RuntimeError(f"INSERT returned {len(ids)} ids for {len(objs)} rows")
+    for obj, (pk,) in zip(objs, ids):
+        obj.pk = pk
+        obj._state.adding = False
+        obj._state.db = db
+
+
+def delete_in(model, field_name: str, values: Sequence, *, using: str | None = None) -> int:
+    """``DELETE FROM t WHERE column IN (%s, …)`` of ``model``'s rows whose ``field_name`` is one of
+    ``values`` (each as the field's ``get_db_prep_value`` makes it), built with ``connection.ops.quote_name``;
+    the number of rows deleted. As ``QuerySet._raw_delete``: no signals, no cascade — the caller deletes
+    what refers to the rows first (or checks ``Collector.can_fast_delete``)."""
+    if not values:
+        return 0
+    db = using or router.db_for_write(model)
+    connection = connections[db]
+    opts = model._meta
+    f = opts.get_field(field_name)
+    qn = connection.ops.quote_name
+    params = [f.get_db_prep_value(v, connection, prepared=False) for v in values]
+    deleted = 0
+    with connection.cursor() as cursor:
+        for start in range(0, len(params), 500):  # within every backend's limit of parameters
+            chunk = params[start:start + 500]
+            cursor.execute(
+                f"DELETE FROM {qn(opts.db_table)} WHERE {qn(f.column)} IN ({', '.join(['%s'] * len(chunk))})", chunk
+            )
+            deleted += cursor.rowcount
+    return deleted

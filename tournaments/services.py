@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from collections.abc import Callable, Sequence
 
-from django.db import IntegrityError, connection, models, transaction
+from django.db import IntegrityError, connection, models, router, transaction
+from django.db.models.deletion import Collector
 from django.db.models import F, Max, Q
 from django.utils import timezone
 from django.utils.text import slugify
@@ -25,7 +26,7 @@ from federation import roles
 from federation.audit import audit_context, history_bulk_create
 from federation.errors import Conflict, PermissionDenied, PreconditionRequired, ValidationFailed
 from federation.models import Player
-from federation.prepared import PreparedRead, update_columns
+from federation.prepared import PreparedRead, delete_in, insert_rows, update_columns
 from federation.validators import clean_reason, first_control_character
 from tournaments import access, caching
 from tournaments.models import (
@@ -1218,6 +1219,11 @@ _MATCH_LOCKED = PreparedRead(
 )
 
 
+# a match's sets in order (the result write reads them once): the SQL built once
+_MATCH_SETS = PreparedRead(lambda match_id: SetResult.objects.filter(match_id=match_id).order_by("number"),
+                           match_id=-987_654_322)
+
+
 def match_result_enter(
     *,
     match: Match,
@@ -1315,9 +1321,13 @@ def _sets_delete(stored: list[SetResult]) -> bool:
     if any(rel.on_delete is not models.CASCADE for rel in related):  # SET_NULL, PROTECT, …: Django's own delete
         SetResult.objects.filter(pk__in=ids).delete()
         return False
+    db = router.db_for_write(SetResult)
     for rel in related:
-        rel.related_model._base_manager.filter(**{f"{rel.field.name}__in": ids}).delete()
-    SetResult.objects.filter(pk__in=ids)._raw_delete(SetResult.objects.db)
+        if Collector(using=db, origin=None).can_fast_delete(rel.related_model):  # no signals, nothing cascading
+            delete_in(rel.related_model, rel.field.name, ids, using=db)  # one DELETE, its SQL built once
+        else:
+            rel.related_model._base_manager.using(db).filter(**{f"{rel.field.name}__in": ids}).delete()
+    delete_in(SetResult, "id", ids, using=db)
     return True
 
 
@@ -1342,7 +1352,7 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
                 _("The round is closed; only the organiser can correct a result, with a reason."), code="round_closed"
             )
         reason = _reason(reason, message=_("Say why the result of a closed round is corrected (recorded in the history)."))
-    stored = list(SetResult.objects.filter(match_id=match.pk).order_by("number"))  # read once, used below
+    stored = _MATCH_SETS.all(match_id=match.pk)  # read once, used below
     if _same_result(match, sets, forfeit, stored) and (not decider_starter or decider_starter == match.decider_starter):
         _remember_sets(match, stored)
         return match  # a double submit or a re-sent correction: nothing changes, nothing is recorded
@@ -1470,7 +1480,7 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
                 ) from exc
             raise ValidationFailed(rules_error_message(exc), field="sets") from exc
         if connection.features.can_return_rows_from_bulk_insert:  # the new ids come back: one INSERT
-            SetResult.objects.bulk_create(rows)
+            insert_rows(rows)  # as bulk_create, its statement built once (federation.prepared)
             new_history = rows
         else:
             for row in rows:  # one by one (each gets its history row from its signal)
