@@ -29,7 +29,9 @@ from django.db.models.query import (
 )
 
 
-_INT64 = 2**63
+# the integer wrappers a backend may put around a parameter (psycopg's, from Django's PostgreSQL lookups):
+# their widths in bits — a value outside one is a value no such column holds
+_WRAPPER_BITS = {"Int2": 16, "Int4": 32, "Int8": 64}
 
 
 @dataclass
@@ -40,7 +42,7 @@ class _Plan:
     compiler: object
     sql: str
     params: list
-    slots: dict[str, list[int]]  # placeholder name -> positions in ``params``
+    slots: dict[str, list[tuple[int, type, int]]]  # placeholder -> (position in params, its type, integer bound)
     converters: dict
     needs_transaction: bool
     kind: str  # "models", "tuples" or "flat"
@@ -94,7 +96,11 @@ class PreparedRead:
         params = list(params)
         slots = {}
         for name, value in self._placeholders.items():
-            hits = [i for i, p in enumerate(params) if type(p) is type(value) and p == value]
+            hits = [
+                (i, type(p), 2 ** (_WRAPPER_BITS.get(type(p).__name__, 64) - 1))
+                for i, p in enumerate(params)
+                if isinstance(p, type(value)) and not isinstance(p, bool) and p == value
+            ]
             if not hits:
                 raise ValueError(f"placeholder {name!r} is not a parameter of the compiled query: {sql}")
             slots[name] = hits
@@ -118,22 +124,25 @@ class PreparedRead:
 
     def all(self, **values) -> list:
         """The rows for ``values`` (every placeholder by name): model instances, tuples or single values,
-        as the QuerySet would give them (none for an integer outside 64 bits, which no column holds, as
-        the ORM answers an ``exact`` lookup with it). Raises ``TypeError`` for a missing or unknown name, and
+        as the QuerySet would give them (none for an integer wider than its parameter — 64 bits, or the
+        column's width where the backend says it — which no row holds, as the ORM answers an ``exact``
+        lookup with it). Raises ``TypeError`` for a missing or unknown name, and
         ``TransactionManagementError`` for a ``select_for_update`` read in autocommit mode."""
         if values.keys() != self._placeholders.keys():
             raise TypeError(f"give exactly {sorted(self._placeholders)}, not {sorted(values)}")
-        for name, value in values.items():  # an integer no column holds: no row (the ORM's overflow rule)
-            if type(self._placeholders[name]) is int and not -_INT64 <= int(value) < _INT64:
-                return []
         plan = self._plan()
         if plan.needs_transaction and plan.connection.get_autocommit():
             raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
         params = list(plan.params)
         for name, positions in plan.slots.items():
             value = type(self._placeholders[name])(values[name])
-            for i in positions:
-                params[i] = value
+            for i, kind, bound in positions:
+                if kind is str:
+                    params[i] = value
+                elif not -bound <= value < bound:  # an integer no column holds: no row (the ORM's overflow rule)
+                    return []
+                else:
+                    params[i] = value if kind is int else kind(value)
         with plan.connection.cursor() as cursor:
             cursor.execute(plan.sql, params)
             rows = cursor.fetchall()
