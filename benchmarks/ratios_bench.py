@@ -24,7 +24,8 @@ does), so a timed POST is the request alone, not a read of the version before it
 Usage: python benchmarks/ratios_bench.py [--players 300] [--rounds 5] [--batch 60] [--redis URL] [--profile [FILE]]
 
 ``--profile``: instead of the figures, profile 60 result POSTs — corrections, once every board has a
-result; the Redis cache unless ``--redis ''`` — with cProfile and print the top 30 functions by cumulative time (and save the whole profile to FILE, when given).
+result; the Redis cache unless ``--redis ''`` — with cProfile and print the top 30 functions by
+cumulative time (and save the whole profile to FILE, for ``pstats``, when given).
 """
 from __future__ import annotations
 

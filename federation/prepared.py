@@ -1,5 +1,5 @@
-"""Hot statements built once: reads whose SQL the ORM compiles once per database connection, and an
-``UPDATE`` of named columns (issue 22, "one result POST ≤ 30× a trivial view").
+"""Hot statements built once: reads whose SQL the ORM compiles once per database connection, and the
+``INSERT``, ``UPDATE`` and ``DELETE`` of the result write (issue 22, "one result POST ≤ 30× a trivial view").
 
 Building a statement costs a Django request more CPU than running it: cloning the QuerySet, resolving
 its lookups, ordering, compiling the SQL. A result POST makes a handful of reads that differ only in
@@ -13,7 +13,9 @@ PostgreSQL alike (quoting, ``FOR UPDATE OF``, ``UNION ALL``).
 :func:`update_columns` writes the named fields of an instance in one ``UPDATE … WHERE pk = %s`` built
 with ``connection.ops.quote_name``, each value as ``Field.get_db_prep_save`` makes it (what ``save()``
 sends), without ``save()``'s all-columns statement and signals: the caller writes the history row
-(:func:`federation.audit.history_bulk_create`).
+(:func:`federation.audit.history_bulk_create`). :func:`insert_rows` is ``bulk_create`` with its statement's
+text built once per model and row count; :func:`delete_in` a ``DELETE … WHERE column IN (…)`` without the
+delete collector (for rows nothing refers to, or whose referrers the caller deleted first).
 """
 from __future__ import annotations
 
@@ -62,11 +64,12 @@ class PreparedRead:
     ``values_list(flat=True)``; slice it for a ``LIMIT``); each placeholder is an ``int`` or a ``str``
     the query sends to the database unchanged (an ``exact`` lookup of an integer, a foreign key or a
     text column) and must not occur in the query otherwise — pick an unlikely value within the column's
-    range (the ORM compiles an integer outside it to "no rows"), a string with a NUL. :meth:`all` with the real values (same names; each is converted with
-    the placeholder's type, as the ORM's lookups do) runs the compiled SQL. A placeholder the compiled
-    parameters do not hold (the ORM folded it into the SQL) raises ``ValueError`` when first built: a
-    programming error, caught by the tests. ``select_for_update`` reads refuse to run outside a
-    transaction, as the ORM does. Thread-safe: the compiled plan is kept per thread and connection.
+    range (the ORM compiles an integer outside it to "no rows"), a string with a NUL. :meth:`all` with
+    the real values (same names; each is converted with the placeholder's type, as the ORM's lookups do)
+    runs the compiled SQL. A placeholder the compiled parameters do not hold (the ORM folded it into the
+    SQL, or the query does not use it) raises ``ValueError`` when first built: a programming error,
+    caught by the tests. ``select_for_update`` reads refuse to run outside a transaction, as the ORM
+    does. Thread-safe: the compiled plan is kept per thread and connection.
     """
 
     def __init__(self, build: Callable[..., QuerySet], **placeholders):
