@@ -18,11 +18,20 @@ round rebuilt at most every ``LIVE_RECOMPUTE_SECONDS`` (3 s, the production defa
 (``time.process_time``) of the request through Django's test client; batches of each kind are measured
 in turn, ``--rounds`` times, and each figure is the median of its batches' ratios.
 
-Usage: python benchmarks/ratios_bench.py [--players 300] [--rounds 5] [--batch 60] [--redis URL]
+The POSTing client knows each board's version from the ETag of its last answer (as a referee's phone
+does), so a timed POST is the request alone, not a read of the version before it.
+
+Usage: python benchmarks/ratios_bench.py [--players 300] [--rounds 5] [--batch 60] [--redis URL] [--profile [FILE]]
+
+``--profile``: instead of the figures, profile 60 result POSTs — corrections, once every board has a
+result; the Redis cache unless ``--redis ''`` — with cProfile and print the top 30 functions by
+cumulative time (and save the whole profile to FILE, for ``pstats``, when given).
 """
 from __future__ import annotations
 
 import argparse
+import cProfile
+import pstats
 import statistics
 import sys
 import tempfile
@@ -91,6 +100,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=60, help="requests per batch")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/9",
                         help="also measure with this Redis as the cache, as production has ('' : memory only)")
+    parser.add_argument("--profile", nargs="?", const="-", default=None, metavar="FILE",
+                        help="print the cProfile top 30 of 60 result POSTs instead of the figures "
+                        "(and save the whole profile to FILE, for pstats, when given)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="ratios-bench-") as tmp:
         setup_django(Path(tmp))
@@ -134,27 +146,34 @@ def main(argv: list[str] | None = None) -> int:
         ]
         state = {"k": 0}
 
+        def outcome(k: int) -> list[dict]:
+            """The k-th result entered: each pass over the boards shifts the outcomes by one, so a correction
+            changes the result (the same result again is a double submit, which writes nothing)."""
+            return outcomes[(k + k // len(games)) % len(outcomes)]
+        seen_versions: dict[int, int] = {}  # board -> the version its last answer gave (no result yet: absent)
+
         def post_result():
             """The next board's result, or (all boards done) a correction with the version seen."""
             k = state["k"]
             state["k"] += 1
             m = games[k % len(games)]
-            m.refresh_from_db(fields=["version", "result_entered_at"])
-            body = {"sets": outcomes[k % len(outcomes)]}
-            if m.result_entered_at is not None:
-                body["version"] = m.version
+            body = {"sets": outcome(k)}
+            if m.board in seen_versions:
+                body["version"] = seen_versions[m.board]
             url = f"/api/tournaments/{t.slug}/rounds/{rnd.number}/boards/{m.board}/result/"
             response = api.post(url, body, content_type="application/json")
             assert response.status_code == 200, (response.status_code, response.content[:300])
+            seen_versions[m.board] = int(response["ETag"].strip('"'))
 
         def enter_result_quietly():
             """A result entered between two polls (not timed): the service, as the API would call it."""
             k = state["k"]
             state["k"] += 1
             m = Match.objects.get(pk=games[k % len(games)].pk)
-            sets = [services.SetInput(s["white_store"], s["black_store"]) for s in outcomes[k % len(outcomes)]]
-            services.match_result_enter(match=m, sets=sets, user=referee,
-                                        expected_version=m.version if m.result_entered_at else None)
+            sets = [services.SetInput(s["white_store"], s["black_store"]) for s in outcome(k)]
+            m = services.match_result_enter(match=m, sets=sets, user=referee,
+                                            expected_version=m.version if m.result_entered_at else None)
+            seen_versions[m.board] = m.version
 
         seen = {"etag": ""}
 
@@ -167,6 +186,25 @@ def main(argv: list[str] | None = None) -> int:
             assert response.status_code in (200, 304)
             seen["etag"] = response["ETag"]
             return spent
+
+        if args.profile:
+            if args.redis and _redis_reachable(args.redis):
+                print(f"profile: Redis cache at {args.redis}")
+                _use_cache({"BACKEND": "federation.cache.ResilientRedisCache", "LOCATION": args.redis})
+            else:
+                print("profile: in-process cache")
+                _use_cache({"BACKEND": "django.core.cache.backends.locmem.LocMemCache"})
+            for _ in range(len(games)):  # a first result on every board (not profiled): then corrections
+                post_result()
+            profiler = cProfile.Profile()
+            profiler.enable()
+            for _ in range(60):
+                post_result()
+            profiler.disable()
+            if args.profile != "-":
+                profiler.dump_stats(args.profile)
+            pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)
+            return 0
 
         backends = [("in-process memory", {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"})]
         if args.redis and not _redis_reachable(args.redis):

@@ -16,6 +16,7 @@ user from ``simple_history``'s middleware and an action id of their own.
 from __future__ import annotations
 
 import contextvars
+import functools
 import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -153,6 +154,12 @@ def _fill_history_row(sender, instance, history_instance, **kwargs):
     history_instance.audit_tournament_id = tid
 
 
+@functools.cache
+def _historical_model(model):
+    """``model.history.model`` — looked up once (each ``model.history`` builds a manager class)."""
+    return model.history.model
+
+
 def history_bulk_create(model, changes) -> list:
     """Write the history rows of ``changes`` — ``(instance, history_type)`` pairs of one tracked
     ``model``, ``history_type`` ``"+"`` (created), ``"~"`` (changed) or ``"-"`` (deleted) — in one
@@ -171,9 +178,11 @@ def history_bulk_create(model, changes) -> list:
     from simple_history.signals import post_create_historical_record
     from simple_history.utils import get_change_reason_from_object
 
+    from federation.prepared import insert_rows
+
     if not getattr(settings, "SIMPLE_HISTORY_ENABLED", True):
         return []
-    historical = model.history.model
+    historical = _historical_model(model)
     fields = historical.tracked_fields
     now = timezone.now()
     request_user = None
@@ -196,7 +205,7 @@ def history_bulk_create(model, changes) -> list:
             history_change_reason=reason, history_instance=row, using=None,
         )
         rows.append((instance, row))
-    historical.objects.bulk_create([row for _instance, row in rows])
+    insert_rows([row for _instance, row in rows])  # as bulk_create, its statement built once
     for instance, row in rows:
         post_create_historical_record.send(
             sender=historical, instance=instance, history_instance=row, history_date=row.history_date,

@@ -17,7 +17,26 @@ from django.utils.translation import gettext as _
 
 from federation import roles
 from federation.errors import PermissionDenied
+from federation.prepared import PreparedRead
 from tournaments.models import Tournament, TournamentRole
+
+
+def _mine(tournament_id: int, user_id: int):
+    return TournamentRole.objects.filter(tournament_id=tournament_id, user_id=user_id).order_by()
+
+
+def _roles_and_groups(tournament_id: int, user_id: int):
+    kind = CharField()
+    return _mine(tournament_id, user_id).values_list("role", Value("role", output_field=kind)).union(
+        Group.objects.filter(user__pk=user_id).order_by().values_list("name", Value("group", output_field=kind)),
+        all=True,
+    )
+
+
+# the two statements of load_memberships, built once (federation.prepared; issue 22); placeholders
+_ROLES_AND_GROUPS = PreparedRead(_roles_and_groups, tournament_id=-987_654_301, user_id=-987_654_302)
+_ROLES = PreparedRead(lambda tournament_id, user_id: _mine(tournament_id, user_id).values_list("role", flat=True),
+                      tournament_id=-987_654_301, user_id=-987_654_302)
 
 
 def load_memberships(user, tournament: Tournament) -> frozenset[str]:
@@ -30,19 +49,12 @@ def load_memberships(user, tournament: Tournament) -> frozenset[str]:
     tid = tournament.pk
     if tid in memo["roles"]:
         return memo["roles"][tid]
-    mine = TournamentRole.objects.filter(tournament_id=tid, user_id=user.pk).order_by()
     if memo["groups"] is None:
-        kind = CharField()
-        rows = list(
-            mine.values_list("role", Value("role", output_field=kind)).union(
-                Group.objects.filter(user__pk=user.pk).order_by().values_list("name", Value("group", output_field=kind)),
-                all=True,
-            )
-        )
+        rows = _ROLES_AND_GROUPS.all(tournament_id=tid, user_id=user.pk)
         memo["groups"] = frozenset(name for name, what in rows if what == "group")
         found = frozenset(name for name, what in rows if what == "role")
     else:
-        found = frozenset(mine.values_list("role", flat=True))
+        found = frozenset(_ROLES.all(tournament_id=tid, user_id=user.pk))
     memo["roles"][tid] = found
     return found
 

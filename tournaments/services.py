@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from collections.abc import Callable, Sequence
 
-from django.db import IntegrityError, connection, models, transaction
+from django.db import IntegrityError, connection, models, router, transaction
+from django.db.models.deletion import Collector
 from django.db.models import F, Max, Q
 from django.utils import timezone
 from django.utils.text import slugify
@@ -25,6 +26,7 @@ from federation import roles
 from federation.audit import audit_context, history_bulk_create
 from federation.errors import Conflict, PermissionDenied, PreconditionRequired, ValidationFailed
 from federation.models import Player
+from federation.prepared import PreparedRead, delete_in, insert_rows, update_columns
 from federation.validators import clean_reason, first_control_character
 from tournaments import access, caching
 from tournaments.models import (
@@ -1210,6 +1212,18 @@ def result_snapshot(match: Match, *, stored: Sequence[SetResult] | None = None) 
     }
 
 
+# the match locked with its round and tournament: the SQL built once (federation.prepared; issue 22)
+_MATCH_LOCKED = PreparedRead(
+    lambda pk: Match.objects.select_for_update(of=("self",)).select_related("round__tournament").filter(pk=pk),
+    pk=-987_654_321,  # a placeholder
+)
+
+
+# a match's sets in order (the result write reads them once): the SQL built once
+_MATCH_SETS = PreparedRead(lambda match_id: SetResult.objects.filter(match_id=match_id).order_by("number"),
+                           match_id=-987_654_322)
+
+
 def match_result_enter(
     *,
     match: Match,
@@ -1254,7 +1268,9 @@ def match_result_enter(
         # lock the match row only (of="self"): PostgreSQL would otherwise lock the joined round and tournament
         # rows too, for the whole transaction, and every result of the tournament would wait for the one before.
         # The round's status and the tournament's versions are read in the same statement (one snapshot).
-        locked = Match.objects.select_for_update(of=("self",)).select_related("round__tournament").get(pk=match.pk)
+        locked = _MATCH_LOCKED.first(pk=match.pk)
+        if locked is None:
+            raise Match.DoesNotExist("Match matching query does not exist.")
         closed = locked.round.status == Round.Status.CLOSED
         with audit_context(action="result.correct" if closed else "result.enter", user=user, reason=reason,
                            tournament_id=tournament.pk):
@@ -1305,10 +1321,19 @@ def _sets_delete(stored: list[SetResult]) -> bool:
     if any(rel.on_delete is not models.CASCADE for rel in related):  # SET_NULL, PROTECT, …: Django's own delete
         SetResult.objects.filter(pk__in=ids).delete()
         return False
+    db = router.db_for_write(SetResult)
     for rel in related:
-        rel.related_model._base_manager.filter(**{f"{rel.field.name}__in": ids}).delete()
-    SetResult.objects.filter(pk__in=ids)._raw_delete(SetResult.objects.db)
+        if Collector(using=db, origin=None).can_fast_delete(rel.related_model):  # no signals, nothing cascading
+            delete_in(rel.related_model, rel.field.name, ids, using=db)  # one DELETE, its SQL built once
+        else:
+            rel.related_model._base_manager.using(db).filter(**{f"{rel.field.name}__in": ids}).delete()
+    delete_in(SetResult, "id", ids, using=db)
     return True
+
+
+# what _match_result_write changes in a match: its result, who entered it and when, its version
+_RESULT_COLUMNS = ("forfeit", "white_points", "black_points", "rated", "decider_starter", "decided_by",
+                   "result_entered_at", "result_entered_by", "version")
 
 
 def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_version: int | None, reason: str,
@@ -1327,7 +1352,7 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
                 _("The round is closed; only the organiser can correct a result, with a reason."), code="round_closed"
             )
         reason = _reason(reason, message=_("Say why the result of a closed round is corrected (recorded in the history)."))
-    stored = list(SetResult.objects.filter(match_id=match.pk).order_by("number"))  # read once, used below
+    stored = _MATCH_SETS.all(match_id=match.pk)  # read once, used below
     if _same_result(match, sets, forfeit, stored) and (not decider_starter or decider_starter == match.decider_starter):
         _remember_sets(match, stored)
         return match  # a double submit or a re-sent correction: nothing changes, nothing is recorded
@@ -1455,7 +1480,7 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
                 ) from exc
             raise ValidationFailed(rules_error_message(exc), field="sets") from exc
         if connection.features.can_return_rows_from_bulk_insert:  # the new ids come back: one INSERT
-            SetResult.objects.bulk_create(rows)
+            insert_rows(rows)  # as bulk_create, its statement built once (federation.prepared)
             new_history = rows
         else:
             for row in rows:  # one by one (each gets its history row from its signal)
@@ -1484,11 +1509,14 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
             _("A result of a closed round must stay complete: enter every set up to the deciding one."), field="sets"
         )
     try:  # no savepoint: a failure here rolls back the whole result (match_result_enter's transaction)
-        match.save()
+        # the columns a result writes, in one UPDATE (not save()'s every column), and the match's history row
+        # ("~"), as its post_save signal would write it (federation.audit.history_bulk_create)
+        update_columns(match, _RESULT_COLUMNS)
     except IntegrityError as exc:  # a constraint the checks above should have caught: said in words
         from federation.errors import integrity_error_message
 
         raise ValidationFailed(integrity_error_message(exc), field="sets") from exc
+    history_bulk_create(Match, [(match, "~")])
     _remember_sets(match, new_sets)
     # a result of a round not closed is not in the public standings: their cached copies stay valid. The
     # round's status and `tournament`'s standings_version were read with the lock of the match (one statement):

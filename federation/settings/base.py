@@ -247,7 +247,7 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "federation.drf.BasicAuthentication",
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "federation.drf.TokenAuthentication",
     ],
     # rates from API_THROTTLE_RATES below, read at request time; off when API_THROTTLE_ENABLED is false
     "DEFAULT_THROTTLE_CLASSES": ["federation.drf.AnonRateThrottle", "federation.drf.UserRateThrottle"],

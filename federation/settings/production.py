@@ -73,7 +73,7 @@ STORAGES = {
 REST_FRAMEWORK = {
     **REST_FRAMEWORK,
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "federation.drf.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
 }

@@ -237,6 +237,29 @@ def test_api_token_for_scripts(staff, capsys):
     assert api.post("/api/clubs/", {"name": "X"}, format="json", HTTP_AUTHORIZATION="Token wrong").status_code == 401
 
 
+def test_a_token_is_read_with_its_user_in_one_statement_and_refused_when_wrong(staff):
+    """federation.drf.TokenAuthentication: DRF's checks, its read built once (issue 22)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from rest_framework.authtoken.models import Token
+
+    key = Token.objects.create(user=staff).key
+    api = APIClient(HTTP_ACCEPT_LANGUAGE="en")
+    for name in ("Jeton Kulübü 1", "Jeton Kulübü 2"):
+        with CaptureQueriesContext(connection) as ctx:
+            r = api.post("/api/clubs/", {"name": name}, format="json", HTTP_AUTHORIZATION=f"Token {key}")
+        assert r.status_code == 201, r.content
+        assert sum('"authtoken_token"' in q["sql"] for q in ctx.captured_queries) == 1
+    assert Club.history.filter(name="Jeton Kulübü 2").get().history_user == staff
+    for wrong in ("0" * 40, "abc\x01def", key[:-1]):
+        r = api.post("/api/clubs/", {"name": "X"}, format="json", HTTP_AUTHORIZATION=f"Token {wrong}")
+        assert (r.status_code, r.json()["error"]["message"]) == (401, "Invalid token."), wrong
+    staff.is_active = False
+    staff.save()
+    r = api.post("/api/clubs/", {"name": "X"}, format="json", HTTP_AUTHORIZATION=f"Token {key}")
+    assert (r.status_code, r.json()["error"]["message"]) == (401, "User inactive or deleted.")
+
+
 # --------------------------------------------------------------------------------------------
 # A.4 Content-Security-Policy
 # --------------------------------------------------------------------------------------------
@@ -305,7 +328,7 @@ def _production_settings(**env) -> dict:
 
 def test_production_uses_tokens_and_sessions_never_basic():
     auth = _production_settings()["auth"]
-    assert auth == ["rest_framework.authentication.TokenAuthentication",
+    assert auth == ["federation.drf.TokenAuthentication",
                     "rest_framework.authentication.SessionAuthentication"]
 
 

@@ -11,19 +11,25 @@ after, and the versions, conflicts and refusals behave as before.
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from federation.prepared import PreparedRead
 from tests.factories import PlayerFactory, UserFactory, organiser
 from tournaments import history, services
 from tournaments.models import Match, SetResult, Tournament, TournamentRole
-from tournaments.serializers import MatchResultOutputSerializer
+from tournaments.serializers import (
+    MatchResultInputSerializer, MatchResultOutputSerializer, match_result_data, match_result_input_fast,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -236,3 +242,119 @@ def test_tournament_touch_bumps_the_standings_key_when_it_moved_since_the_tourna
     with CaptureQueriesContext(connection) as ctx:
         services.tournament_touch(now, standings=True)
     assert len(ctx.captured_queries) == 1  # one UPDATE … RETURNING
+
+
+# --------------------------------------------------------------------------------------------
+# The shortcuts of the POST hold what the serializers give (issue 22: the POST's CPU)
+# --------------------------------------------------------------------------------------------
+
+_texts = st.one_of(st.sampled_from(["", "completed", "white_withdrew", " black ", "4 1 3", "x" * 501, "a\x00b",
+                                    "a\nb", "\ud800", "white", "both", " "]), st.text(max_size=8))
+_values = st.one_of(st.none(), st.booleans(), st.integers(-3, 60), st.sampled_from([2**63, 10**30]), st.floats(0, 50),
+                    _texts, st.just([]), st.just({}))
+_set = st.one_of(
+    st.fixed_dictionaries({"white_store": st.integers(-1, 49), "black_store": st.integers(-1, 49)},
+                          optional={"termination": _texts, "moves": _texts, "junk": _values}),
+    st.dictionaries(st.sampled_from(["white_store", "black_store", "termination", "moves"]), _values, max_size=4),
+    _values,
+)
+_body = st.one_of(
+    st.fixed_dictionaries({}, optional={"sets": st.one_of(st.lists(_set, max_size=4), _values), "forfeit": _values,
+                                        "version": _values, "reason": _values, "decider_starter": _values,
+                                        "other": _values}),
+    _values, st.lists(_values, max_size=2),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(body=_body)
+def test_the_fast_input_check_gives_what_the_serializer_gives_or_leaves_it_to_the_serializer(body):
+    fast = match_result_input_fast(body)
+    serializer = MatchResultInputSerializer(data=body)
+    if fast is None:
+        return  # the serializer decides (and says what is wrong)
+    assert serializer.is_valid(), (body, serializer.errors)
+    assert json.loads(json.dumps(serializer.validated_data)) == fast
+
+
+def test_the_fast_input_check_takes_the_plain_bodies_a_referee_sends():
+    body = {"sets": [{"white_store": 30, "black_store": 18}, {"white_store": 25, "black_store": 10,
+                                                             "termination": "black_withdrew", "moves": " 4 1 "}],
+            "version": 3, "reason": " yanlış giriş "}
+    assert match_result_input_fast(body) == {
+        "sets": [{"white_store": 30, "black_store": 18, "termination": "completed", "moves": ""},
+                 {"white_store": 25, "black_store": 10, "termination": "black_withdrew", "moves": "4 1"}],
+        "forfeit": "", "version": 3, "reason": "yanlış giriş", "decider_starter": ""}
+    assert match_result_input_fast({"forfeit": "both"})["sets"] == []
+    # what the serializer refuses or converts is left to it
+    for odd in ({"sets": [{"white_store": "30", "black_store": 18}]}, {"version": 0}, {"decider_starter": "red"},
+                {"sets": [{"white_store": 49, "black_store": 0}]}, {"reason": "x" * 501}, {"sets": None}, [], "x"):
+        assert match_result_input_fast(odd) is None, odd
+
+
+def test_the_answer_is_what_the_output_serializer_gives(hall):
+    t, org, _ref, client = hall
+    bodies = [
+        (1, {"sets": _sets((30, 18))}),  # an open match: no points yet
+        (1, {"sets": [{"white_store": 30, "black_store": 18, "termination": "completed", "moves": ""},
+                      {"white_store": 10, "black_store": 25, "termination": "white_withdrew", "moves": ""}],
+             "version": 2}),  # a withdrawal keeps its stores
+        (2, {"forfeit": "both"}),
+        (1, {"sets": _sets((24, 24), (24, 24), (24, 24)), "version": 3}),  # a draw
+    ]
+    for board, body in bodies:
+        r, _ = _post(client, t, body, board=board)
+        assert r.status_code == 200, r.content
+        match = Match.objects.get(round__tournament=t, round__number=1, board=board)
+        assert r.json() == _fresh_answer(match.pk)
+        assert match_result_data(Match.objects.prefetch_related("sets").get(pk=match.pk)) == _fresh_answer(match.pk)
+    drawn = r.json()
+    assert (drawn["result"], drawn["white_points"], drawn["black_points"], drawn["version"]) == ("½-½", 0.5, 0.5, 4)
+
+
+def test_a_board_number_no_column_holds_is_a_404_not_an_error(hall):
+    t, _org, _ref, client = hall
+    for board in ("0", "99999", "9223372036854775808", "99999999999999999999999"):
+        r = client.post(f"/api/tournaments/{t.slug}/rounds/1/boards/{board}/result/", {"sets": _sets((30, 18))},
+                        format="json")
+        assert r.status_code == 404, (board, r.content)
+    r = client.post(f"/api/tournaments/{t.slug}/rounds/99999999999999999999/boards/1/result/",
+                    {"sets": _sets((30, 18))}, format="json")
+    assert r.status_code == 404
+
+
+def test_a_prepared_read_runs_the_orms_sql_with_the_calls_values(hall):
+    t, _org, ref, _client = hall
+    boards = PreparedRead(
+        lambda slug, number: Match.objects.filter(round__tournament__slug=slug, round__number=number)
+        .select_related("round__tournament").order_by("board"),
+        slug="\x00s", number=32_000,
+    )
+    got = boards.all(slug=t.slug, number=1)
+    assert [(m.board, m.round.number, m.round.tournament.slug) for m in got] == [(1, 1, t.slug), (2, 1, t.slug)]
+    assert got[0].round.tournament.version == Tournament.objects.get(pk=t.pk).version
+    with CaptureQueriesContext(connection) as ctx:
+        assert boards.all(slug=t.slug, number=2) == [] and boards.first(slug="yok", number=1) is None
+        assert boards.all(slug=t.slug, number=2**70) == []  # no column holds it: not even asked
+    assert len(ctx.captured_queries) == 2
+    flat = PreparedRead(lambda uid: TournamentRole.objects.filter(user_id=uid).values_list("role", flat=True), uid=-5)
+    assert flat.all(uid=ref.pk) == ["referee"]
+    with pytest.raises(TypeError):
+        flat.all(user=ref.pk)
+    with pytest.raises(ValueError):  # the placeholder is not a parameter of the SQL: a programming error
+        PreparedRead(lambda uid: TournamentRole.objects.filter(user_id__gt=0).values_list("role"), uid=-5).all(uid=1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_prepared_locking_read_needs_a_transaction_where_the_database_locks():
+    from django.db import transaction
+    from django.db.transaction import TransactionManagementError
+
+    locked = PreparedRead(lambda pk: Match.objects.select_for_update().filter(pk=pk), pk=-7)
+    with transaction.atomic():
+        assert locked.all(pk=-1) == []
+    if connection.features.has_select_for_update:
+        with pytest.raises(TransactionManagementError):
+            locked.all(pk=-1)
+    else:
+        assert locked.all(pk=-1) == []
