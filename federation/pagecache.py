@@ -15,7 +15,9 @@ the page built for them, never the public one and never a stale one), only the q
 page declares (any other parameter: built as usual, not stored), and only a ``200`` response that sets
 no cookie and is not ``no-store``. The key holds the language the request negotiates (the language
 cookie, ``Accept-Language``), whether the client asks for HTML (the browsable API) and the path with its
-query. The publish gate is part of it because only the anonymous variant is ever stored.
+query. The publish gate is part of it because only the anonymous variant is ever stored. A text or JSON
+answer of 1 KB or more is also kept gzip-compressed (once per build) and sent so to the readers whose
+``Accept-Encoding`` takes it (``Content-Encoding: gzip``, its own ETag, ``Vary: Accept-Encoding``).
 
 **When it changes.** Each page depends on *generations* of a *scope* (``t:<slug>`` for a tournament):
 small counters kept in the cache (:func:`bump`). An entry holds the generations read *before* its page
@@ -42,6 +44,7 @@ A cache that fails (``federation.cache.ResilientRedisCache``) makes every reques
 """
 from __future__ import annotations
 
+import gzip
 import hashlib
 import secrets
 import time
@@ -55,10 +58,11 @@ from django.db import transaction
 from django.http import HttpResponse, HttpResponseNotModified
 from django.urls import Resolver404, get_urlconf, resolve
 from django.utils import translation
+from django.utils.cache import patch_vary_headers
 from django.utils.http import http_date, parse_http_date_safe
 
 #: Bumped when the shape of a stored entry changes, so a new release never reads an old one's entries.
-LAYOUT = 1
+LAYOUT = 2
 #: Seconds a rebuild lock of a rate-limited page is held at most (a build that dies frees it then).
 LOCK_SECONDS = 30
 #: What a stored public answer tells browsers and proxies: any cache may keep it, revalidated each time.
@@ -97,6 +101,7 @@ class Entry:
     headers: list[tuple[str, str]]
     body: bytes
     etag: str
+    gzipped: bytes | None = None  # the body compressed once, for the readers that accept gzip
     extra: dict = field(default_factory=dict)
 
 
@@ -198,10 +203,38 @@ def _etag_of(body: bytes) -> str:
     return '"%s"' % hashlib.blake2b(body, digest_size=12).hexdigest()
 
 
+def _gzip_etag(etag: str) -> str:
+    """The ETag of the gzip-compressed representation (another representation, another strong ETag)."""
+    return etag[:-1] + '-gz"' if etag.endswith('"') else etag + "-gz"
+
+
+#: Bodies smaller than this are sent as they are (compressing them saves less than it costs).
+GZIP_MIN_BYTES = 1024
+_COMPRESSIBLE = ("text/", "application/json", "application/javascript", "image/svg+xml")
+
+
+def _accepts_gzip(request) -> bool:
+    """True when the request's ``Accept-Encoding`` takes gzip (and does not refuse it with ``q=0``)."""
+    for part in request.META.get("HTTP_ACCEPT_ENCODING", "").split(","):
+        name, _, params = part.strip().partition(";")
+        if name.strip().lower() in ("gzip", "*"):
+            weight = 1.0
+            for param in params.split(";"):
+                key, _, value = param.strip().partition("=")
+                if key.lower() == "q":
+                    try:
+                        weight = float(value)
+                    except ValueError:
+                        weight = 0.0
+            return weight > 0
+    return False
+
+
 def _not_modified(request, entry: Entry) -> bool:
     inm = request.META.get("HTTP_IF_NONE_MATCH")
     if inm:
-        return inm.strip() == "*" or entry.etag in [x.strip().removeprefix("W/") for x in inm.split(",")]
+        tags = [x.strip().removeprefix("W/") for x in inm.split(",")]
+        return inm.strip() == "*" or entry.etag in tags or _gzip_etag(entry.etag) in tags
     ims = request.META.get("HTTP_IF_MODIFIED_SINCE")
     if ims:
         since = parse_http_date_safe(ims)
@@ -282,25 +315,48 @@ class PublicPageMiddleware:
         response["ETag"] = etag
         response["Last-Modified"] = http_date(built)
         response["Cache-Control"] = PUBLIC_CACHE_CONTROL
+        gzipped = None
+        if len(body) >= GZIP_MIN_BYTES and response.get("Content-Type", "").startswith(_COMPRESSIBLE):
+            # compressed once per build, not once per reader (nor by the front proxy: docker/nginx)
+            gzipped = gzip.compress(body, compresslevel=6, mtime=0)
+            patch_vary_headers(response, ("Accept-Encoding",))
         headers = [(k, v) for k, v in response.items() if k.lower() not in _NOT_STORED]
-        cache.set(key, Entry(gens=gens, built=built, status=response.status_code, headers=headers, body=body,
-                             etag=etag))
+        entry = Entry(gens=gens, built=built, status=response.status_code, headers=headers, body=body, etag=etag,
+                      gzipped=gzipped)
+        cache.set(key, entry)
+        if gzipped is not None and _accepts_gzip(request):
+            self._use_gzip(response, entry)
         response["X-Accel-Expires"] = str(_proxy_seconds())
         response["X-Page-Cache"] = "miss"
 
+    @staticmethod
+    def _use_gzip(response, entry: Entry) -> None:
+        """Send ``entry``'s compressed body (its own ETag) as ``response``."""
+        if response.status_code == 200:
+            response.content = entry.gzipped
+        response["Content-Encoding"] = "gzip"
+        response["Content-Length"] = str(len(entry.gzipped))
+        response["ETag"] = _gzip_etag(entry.etag)
+
     def _replay(self, request, page: PublicPage, entry: Entry, how: str):
+        compressed = entry.gzipped is not None and _accepts_gzip(request)
         if _not_modified(request, entry):
             response = HttpResponseNotModified()
             for k, v in entry.headers:
                 if k.lower() in ("etag", "last-modified", "cache-control", "vary", "content-language",
                                  "x-server-time"):
                     response[k] = v
+            if compressed:
+                response["ETag"] = _gzip_etag(entry.etag)
         else:
-            response = HttpResponse(b"" if request.method == "HEAD" else entry.body, status=entry.status)
+            body = entry.gzipped if compressed else entry.body
+            response = HttpResponse(b"" if request.method == "HEAD" else body, status=entry.status)
             for k, v in entry.headers:
                 response[k] = v
-            if request.method == "HEAD":
-                response["Content-Length"] = str(len(entry.body))
+            response["Content-Length"] = str(len(body))
+            if compressed:
+                response["Content-Encoding"] = "gzip"
+                response["ETag"] = _gzip_etag(entry.etag)
         if page.refresh is not None:
             page.refresh(response)
         response["X-Accel-Expires"] = str(_proxy_seconds())

@@ -76,7 +76,15 @@ class Stub(BaseHTTPRequestHandler):
             headers["Vary"] = "Accept-Language, Cookie"
         elif path == "/big":
             body["rows"] = [{"name": f"Oyuncu {i}", "points": i / 2} for i in range(200)]
+        elif path == "/app-gzip":  # the app's finished answers: compressed once, when the reader takes gzip
+            body["rows"] = [{"name": f"Oyuncu {i}", "points": i / 2} for i in range(200)]
+            headers["Vary"] = "Accept-Encoding"
         data = json.dumps(body).encode()
+        if path == "/app-gzip" and "gzip" in self.headers.get("Accept-Encoding", ""):
+            import gzip
+
+            data = gzip.compress(data)
+            headers["Content-Encoding"] = "gzip"
         self.send_response(200)
         for k, v in headers.items():
             self.send_header(k, v)
@@ -236,13 +244,28 @@ def test_forwarded_headers_are_nginx_own(front):
     seen = Stub.seen["/public?fwd"]
     assert seen["x-forwarded-for"] == "127.0.0.1"  # the client's address only, never what it claimed
     assert seen["x-forwarded-proto"] == "http"
-    assert "accept-encoding" not in seen  # one uncompressed copy in the cache
+    assert seen["accept-encoding"] == "gzip"  # normalised: "gzip" or nothing, and a copy in the cache for each
+
+
+def test_the_apps_compressed_answer_is_kept_and_sent_as_it_is(front):
+    """The app compresses its finished answers once; nginx keeps a compressed and a plain copy and never
+    compresses a body twice."""
+    zipped = fetch(front.url, "/app-gzip", headers={"Accept-Encoding": "gzip, deflate, br"})
+    again = fetch(front.url, "/app-gzip", headers={"Accept-Encoding": "br, gzip"})
+    plain = fetch(front.url, "/app-gzip")
+    refused = fetch(front.url, "/app-gzip", headers={"Accept-Encoding": "gzip;q=0, identity"})
+    assert zipped.headers["content-encoding"] == "gzip" and json.loads(zipped.text)["path"] == "/app-gzip"
+    assert again.cache == "HIT" and again.body == zipped.body
+    assert "content-encoding" not in plain.headers and json.loads(plain.body)["rows"] == json.loads(zipped.text)["rows"]
+    assert refused.cache == "HIT" and "content-encoding" not in refused.headers  # the plain copy
+    assert hits("GET", "/app-gzip") == 2
 
 
 def test_json_is_gzipped_for_clients_that_accept_it(front):
     plain = fetch(front.url, "/big")
     zipped = fetch(front.url, "/big", headers={"Accept-Encoding": "gzip"})
     assert "content-encoding" not in plain.headers
-    assert zipped.headers["content-encoding"] == "gzip" and zipped.cache == "HIT"
-    assert json.loads(zipped.text) == json.loads(plain.body)
+    assert zipped.headers["content-encoding"] == "gzip" and zipped.cache == "MISS"  # a copy of its own
+    assert fetch(front.url, "/big", headers={"Accept-Encoding": "gzip"}).cache == "HIT"
+    assert json.loads(zipped.text)["rows"] == json.loads(plain.body)["rows"]
     assert len(zipped.body) < len(plain.body) / 3

@@ -264,3 +264,27 @@ def test_a_page_built_before_the_commit_is_not_served_after_it():
     assert after["X-Page-Cache"] == "miss"  # rebuilt after the commit, not the page built inside it
     again = client.get(f"/t/{t.slug}/standings/")
     assert again["X-Page-Cache"] == "hit" and again.content == after.content
+
+
+def test_compressed_once_for_readers_that_accept_gzip(played):
+    import gzip
+
+    t, _rnd, _org, _ref = played
+    client = Client()
+    plain, _ = _get(client, f"/t/{t.slug}/standings/")
+    first, _ = _get(Client(), f"/t/{t.slug}/standings/", accept_encoding="gzip, deflate, br")
+    assert first["X-Page-Cache"] == "hit" and first["Content-Encoding"] == "gzip"
+    assert gzip.decompress(first.content) == plain.content and len(first.content) < len(plain.content) / 3
+    assert int(first["Content-Length"]) == len(first.content)
+    assert first["ETag"] != plain["ETag"] and "Accept-Encoding" in first["Vary"] and "Accept-Encoding" in plain["Vary"]
+    again, queries = _get(Client(), f"/t/{t.slug}/standings/", accept_encoding="gzip", if_none_match=first["ETag"])
+    assert again.status_code == 304 and queries == 0 and again["ETag"] == first["ETag"]
+    refused, _ = _get(Client(), f"/t/{t.slug}/standings/", accept_encoding="gzip;q=0, identity")
+    assert "Content-Encoding" not in refused and refused.content == plain.content
+    # the first build answers a gzip reader compressed too
+    from django.core.cache import cache
+
+    cache.clear()
+    built, _ = _get(Client(), f"/t/{t.slug}/crosstable/", accept_encoding="gzip")
+    assert built["X-Page-Cache"] == "miss" and built["Content-Encoding"] == "gzip"
+    assert b"<html" in gzip.decompress(built.content)
