@@ -81,7 +81,9 @@ class PublicPage:
     ``stale_for``: seconds an outdated entry may still be served while one request rebuilds it (0: never),
     or a function returning them (read on each request, so a setting can change them).
     ``refresh``: a function ``(response) -> None`` that sets per-request headers on a served entry
-    (e.g. the live round's server clock); it must not read the database.
+    (e.g. the live round's server clock); it must not read the database. ``values``: for a parameter
+    whose values are few, the ones that may make an entry (any other: built as usual, not stored — so
+    made-up values cannot fill the cache; a view refuses other made-up values with ``no-store``).
     """
 
     scope: Callable[[dict], str | None]
@@ -89,6 +91,7 @@ class PublicPage:
     params: frozenset[str] = frozenset()
     stale_for: float | Callable[[], float] = 0.0
     refresh: Callable[[HttpResponse], None] | None = None
+    values: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -267,7 +270,9 @@ class PublicPageMiddleware:
         page = _REGISTRY.get(resolved[0]) if resolved else None
         if page is None:
             return self.get_response(request)
-        if any(k not in page.params for k in request.GET):
+        if any(k not in page.params for k in request.GET) or any(
+            v not in page.values[k] for k in page.values for v in request.GET.getlist(k)
+        ):
             return self.get_response(request)
         scope = page.scope(dict(resolved[1]))
         if scope is None:

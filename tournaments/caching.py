@@ -148,9 +148,11 @@ def register_public_pages() -> None:
     pages = {
         "standings": pagecache.PublicPage(_slug_scope, public, frozenset({"category"})),
         "crosstable": pagecache.PublicPage(_slug_scope, public, frozenset({"category"})),
-        "api-standings": pagecache.PublicPage(_slug_scope, public, frozenset({"category", "lang"})),
+        "api-standings": pagecache.PublicPage(_slug_scope, public, frozenset({"category", "lang"}),
+                                              values={"lang": frozenset({"tr", "en"})}),
         "prizes": pagecache.PublicPage(_slug_scope, public),
-        "live": pagecache.PublicPage(_slug_scope, live, frozenset({"tv"}), stale_for=lag),
+        "live": pagecache.PublicPage(_slug_scope, live, frozenset({"tv"}), stale_for=lag,
+                                     values={"tv": frozenset({"1"})}),
         "live-tv": pagecache.PublicPage(_slug_scope, live, stale_for=lag),
         "live-json": pagecache.PublicPage(_slug_scope, live, frozenset({"round"}), stale_for=lag,
                                           refresh=_server_time),

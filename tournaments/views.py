@@ -552,7 +552,7 @@ def standings(request, slug: str):
         current = list(t.tiebreaks or [])
         context["tiebreak_slots"] = current + [""] * max(0, 6 - len(current))
         context["tiebreak_options"] = [(k, tiebreak_label(k, lang)) for k in sorted(TIEBREAKS)]
-    return render(request, "tournaments/standings.html", context)
+    return _not_stored_if(unknown, render(request, "tournaments/standings.html", context))
 
 
 @login_required
@@ -582,10 +582,18 @@ def crosstable(request, slug: str):
 
     html = caching.tournament_cached("crosstable-html", tournament=t, parts=(lang, code) if code else (lang,),
                                      public=True, build=table_html)
-    return render(request, "tournaments/crosstable.html", {
+    return _not_stored_if(unknown, render(request, "tournaments/crosstable.html", {
         "t": t, "table_html": mark_safe(html),  # noqa: S308 - rendered by our own template
         "categories": categories, "category_code": code, "unknown_category": unknown,
-    })
+    }))
+
+
+def _not_stored_if(unknown: str, response):
+    """A page for a ``?category=`` no category has is answered but never kept by a cache (ours or a proxy's):
+    made-up codes must not fill it (federation/pagecache.py)."""
+    if unknown:
+        response["Cache-Control"] = "no-store"
+    return response
 
 
 def _chosen_category(request, t: Tournament, *, public: bool) -> tuple[tuple, str, str]:

@@ -288,3 +288,27 @@ def test_compressed_once_for_readers_that_accept_gzip(played):
     built, _ = _get(Client(), f"/t/{t.slug}/crosstable/", accept_encoding="gzip")
     assert built["X-Page-Cache"] == "miss" and built["Content-Encoding"] == "gzip"
     assert b"<html" in gzip.decompress(built.content)
+
+
+def test_made_up_parameter_values_never_fill_the_cache(played):
+    """?category=<anything>, ?lang=<anything>, ?tv=<anything>: answered, never stored (here or by nginx)."""
+    from django.core.cache import cache
+
+    t, _rnd, _org, _ref = played
+    client = Client()
+    for n in range(3):
+        made_up, _ = _get(client, f"/t/{t.slug}/standings/?category=XX{n}")
+        assert made_up.status_code == 200 and made_up["Cache-Control"] == "no-store"
+        assert 'data-testid="unknown-category"' in made_up.content.decode()
+        assert pagecache.page_key("tr", False, f"/t/{t.slug}/standings/", f"category=XX{n}") not in cache
+        odd_lang, queries = _get(client, f"/api/tournaments/{t.slug}/standings/?lang=x{n}")
+        assert odd_lang.status_code == 200 and "X-Page-Cache" not in odd_lang and queries > 0
+        odd_tv, queries = _get(client, f"/t/{t.slug}/live/?tv=x{n}")
+        assert odd_tv.status_code == 200 and "X-Page-Cache" not in odd_tv and queries > 0
+    cross, _ = _get(client, f"/t/{t.slug}/crosstable/?category=nope")
+    assert cross["Cache-Control"] == "no-store"
+    tv, _ = _get(client, f"/t/{t.slug}/live/?tv=1")
+    again, queries = _get(client, f"/t/{t.slug}/live/?tv=1")
+    assert tv["X-Page-Cache"] == "miss" and again["X-Page-Cache"] == "hit" and queries == 0
+    english, _ = _get(client, f"/api/tournaments/{t.slug}/standings/?lang=en")
+    assert english["X-Page-Cache"] == "miss"
