@@ -356,15 +356,16 @@ def test_constraint_names_never_reach_a_user(board):
 
 def test_a_constraint_in_the_result_service_is_said_in_words(board, monkeypatch):
     """Should a check ever slip past the service's own checks, the database's refusal is worded."""
-    from tournaments.models import Match
+    from tournaments import services
 
     m, _ = board
 
-    def refuse(self, *args, **kwargs):
+    def refuse(*args, **kwargs):
         raise IntegrityError('new row for relation "tournaments_match" violates check constraint '
                              '"match_points_both_or_none"')
 
-    monkeypatch.setattr(Match, "save", refuse)
+    # the result's columns are written by one UPDATE (federation.prepared.update_columns), not Match.save
+    monkeypatch.setattr(services, "update_columns", refuse)
     with translation.override("en"):
         err = _refusal(m, [SetInput(30, 18)])
     assert err.message == "A match result gives points to both players or to neither."
