@@ -90,7 +90,6 @@ class Matcher:
         self.hints: dict[int, tuple[int, int]] = {}  # see _warm_start
         self.dualvar = [0] * (2 * N)
         self.bleaves: list = [None] * (2 * N)
-        self.allowedge = bytearray(N * N)
         self.dirty: set[int] = set()
         self.zeroed: set[int] = set()  # vertices whose lists may hold edges set to 0
         self.retired: set[int] = set()
@@ -578,10 +577,8 @@ class Matcher:
                     label[endpoint[p ^ 1]] = 0
                     label[endpoint[blossomendps[b][j - endptrick] ^ endptrick ^ 1]] = 0
                     assign_label(endpoint[p ^ 1], 2, p)
-                    self.allowedge[blossomendps[b][j - endptrick] >> 1] = 1
                     j += jstep
                     p = blossomendps[b][j - endptrick] ^ endptrick
-                    self.allowedge[p >> 1] = 1
                     j += jstep
                 bv = blossomchilds[b][j]
                 label[endpoint[p ^ 1]] = label[bv] = 2
@@ -707,7 +704,6 @@ class Matcher:
                 label[:] = self.label0
             bestedge[:] = [-1] * N2
             best3[:] = [-1] * n
-            allowedge = self.allowedge = bytearray(n * n)
             queue.clear()
             scanned.clear()
             tleaves.clear()
@@ -725,8 +721,8 @@ class Matcher:
                     b3k = -1
                     b3s = _INF
                     # Edges of weight 0 in the lists lead to isolated pairs (the others were
-                    # dropped at the start), labelled 3: no effect whatever their slack.  An
-                    # allowed edge is tight (it stays so until the end of the stage).
+                    # dropped at the start), labelled 3: no effect whatever their slack.  No
+                    # allowed-edge marks are kept: an edge is used when its slack is 0.
                     for k, w in zip(nbk[v], nbv[v]):
                         bw = inblossom[w]
                         if bv_ == bw:
@@ -746,7 +742,6 @@ class Matcher:
                                 elif kslack < dualvar[bk // n] + dualvar[bk % n] - wt[bk]:
                                     bestedge[w] = k
                             continue
-                        allowedge[k] = 1
                         lw = label[bw]
                         if lw == 0:
                             assign_label(w, 2, 2 * k + (v > w))
@@ -833,13 +828,11 @@ class Matcher:
                         elif label[b] == 2:
                             dualvar[b] -= delta
                 if deltatype == 2:
-                    allowedge[deltaedge] = 1
                     i, j = deltaedge // n, deltaedge % n
                     if label[inblossom[i]] == 0:
                         i, j = j, i
                     heappush(queue, i)
                 elif deltatype == 3:
-                    allowedge[deltaedge] = 1
                     heappush(queue, deltaedge // n)
                 else:
                     expand_blossom(deltablossom, False)
