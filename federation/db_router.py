@@ -91,15 +91,9 @@ def builds_a_stored_page(request) -> bool:
     once per generation; every other reader gets the stored bytes without a query). Data versions read
     from the database (``Tournament.version``, ``federation.versions``) need no such care: read from the
     replica together with the data, both are equally old."""
-    from django.urls import Resolver404, get_urlconf, resolve
-
     from federation import pagecache
 
-    try:
-        match = resolve(request.path_info, get_urlconf())
-    except Resolver404:
-        return False
-    return pagecache.registered(match.view_name) is not None
+    return pagecache.page_for(request.path_info) is not None
 
 
 class ReplicaReadsMiddleware:

@@ -105,7 +105,6 @@ class Entry:
     body: bytes
     etag: str
     gzipped: bytes | None = None  # the body compressed once, for the readers that accept gzip
-    extra: dict = field(default_factory=dict)
 
 
 _REGISTRY: dict[str, PublicPage] = {}
@@ -117,9 +116,11 @@ def register(url_name: str, page: PublicPage) -> None:
     _REGISTRY[url_name] = page
 
 
-def registered(url_name: str) -> PublicPage | None:
-    """The rule registered for ``url_name``, or ``None``."""
-    return _REGISTRY.get(url_name)
+def page_for(path_info: str) -> PublicPage | None:
+    """The rule of the page at ``path_info`` (the request's path), or ``None`` when it is not a registered
+    public page; the URL's resolution is memoised (:func:`_resolve`), so asking twice in a request is free."""
+    resolved = _resolve(get_urlconf(), path_info)
+    return _REGISTRY.get(resolved[0]) if resolved else None
 
 
 def gen_key(scope: str, gen: str) -> str:

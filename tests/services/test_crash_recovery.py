@@ -37,6 +37,7 @@ from games.tasks import import_records_task
 from ratings.models import RatingChange, RatingEvent
 from ratings.tasks import rate_tournament_task
 from tests.conftest import REPO_ROOT, _database_url, _forget_queue
+from tests.processes import stop_process_group
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory, organiser
 from tests.games.test_records import sample_set
 from tournaments import services as ts
@@ -106,14 +107,7 @@ class Worker:
         self.proc.wait(timeout=10)
 
     def stop(self) -> None:
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        os.killpg(self.proc.pid, signal.SIGTERM)
-        try:
-            self.proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(timeout=5)
+        stop_process_group(self.proc)
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")[-6000:]

@@ -19,7 +19,6 @@ import gzip
 import json
 import math
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -31,6 +30,7 @@ import pytest
 
 from tests.conftest import _database_url
 from tests.nginx_front import Nginx, fetch, free_port, nginx_binary, wait_port
+from tests.processes import stop_process_group
 
 # django_db: so that pytest-django creates the test database; the data is seeded and committed once for the
 # module by the `stack` fixture (the servers must see it) and the tables are emptied after the last test
@@ -69,13 +69,7 @@ class Gunicorn:
         return sum(1 for line in self.lines() if line.startswith(f"{method} {path}?") or line.startswith(f"{method} {path} "))
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(timeout=5)
+        stop_process_group(self.proc)
 
 
 @pytest.fixture(scope="module")
