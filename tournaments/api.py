@@ -503,7 +503,7 @@ class MatchResultApi(APIView):
     def post(self, request, slug: str, number: int, board: int):
         match = _tournament_board(slug, number, board, request.user)
         # a plainly valid body without building the serializer (every result POST); anything else: the serializer
-        data = s.match_result_input_fast(request.data) or validated_input(s.MatchResultInputSerializer, request.data)
+        data = validated_input(s.MatchResultInputSerializer, request.data)
         sets = [
             services.SetInput(
                 white_store=x["white_store"], black_store=x["black_store"],

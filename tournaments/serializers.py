@@ -255,55 +255,6 @@ class MatchResultInputSerializer(serializers.Serializer):
     )
 
 
-_INT64 = 2**63
-
-
-def _plain_text(value, *, max_length: int | None = None):
-    """``value`` as a ``CharField(allow_blank=True)`` takes it (stripped), when it is plainly valid: a
-    string of printable characters (no NUL, no surrogate, no line break) within ``max_length``; else None."""
-    if type(value) is not str:
-        return None
-    text = value.strip()
-    if not (text.isprintable() and (max_length is None or len(text) <= max_length)):
-        return None
-    return text
-
-
-def match_result_input_fast(data) -> dict | None:
-    """``MatchResultInputSerializer(data=data).validated_data`` (as plain dicts, defaults filled in) for a
-    plainly valid JSON body — stores as JSON integers 0..48, texts without control characters, a version
-    integer ≥ 1 or null — without building the serializer's fields on every call (every result POST;
-    issue 22). None for anything else (a form body, a number in a string, an error): the serializer then
-    decides and says what is wrong, so answers do not change. tests/tournaments/test_result_write_queries.py
-    holds the two equal over generated bodies."""
-    if type(data) is not dict:
-        return None
-    raw_sets = data.get("sets", [])
-    if type(raw_sets) is not list:
-        return None
-    sets = []
-    for item in raw_sets:
-        if type(item) is not dict:
-            return None
-        white, black = item.get("white_store"), item.get("black_store")
-        if type(white) is not int or type(black) is not int or not (0 <= white <= 48 and 0 <= black <= 48):
-            return None
-        termination = _plain_text(item.get("termination", "completed"))  # the serializer's default
-        moves = _plain_text(item.get("moves", ""))
-        if termination is None or moves is None:
-            return None
-        sets.append({"white_store": white, "black_store": black, "termination": termination, "moves": moves})
-    forfeit = _plain_text(data.get("forfeit", ""))
-    reason = _plain_text(data.get("reason", ""), max_length=500)
-    version = data.get("version")
-    decider_starter = data.get("decider_starter", "")
-    if forfeit is None or reason is None or decider_starter not in ("", "white", "black"):
-        return None
-    if type(decider_starter) is not str or not (version is None or (type(version) is int and 1 <= version < _INT64)):
-        return None
-    return {"sets": sets, "forfeit": forfeit, "version": version, "reason": reason, "decider_starter": decider_starter}
-
-
 # --------------------------------------------------------------------------------------------
 # Outputs
 # --------------------------------------------------------------------------------------------
