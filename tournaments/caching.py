@@ -14,8 +14,10 @@ read *before* the data (:func:`current_version`), so
 
 The version is the one the view's ``Tournament`` was loaded with (read before any data), unless a
 write of the same request bumped it in memory — a service that failed and rolled back may have left the
-instance's version ahead of the database: it is then read again (:func:`current_version`). Only views, API views and jobs use this module — never a service inside its transaction (an
-uncommitted version must not name a cached value).
+instance's version ahead of the database: it is then read again (:func:`current_version`). Only views,
+API views and jobs read or store through this module — never a service inside its transaction (an
+uncommitted version must not name a cached value); services only move the public pages' generations on
+(:func:`pages_written`, from ``services.tournament_touch``), which is safe inside a transaction.
 
 Keys: ``t:<LAYOUT>:<kind>:<tournament id>:<version>:<p|o>:<parts...>`` (``p``: public, keyed on
 ``standings_version``; ``o``: keyed on ``version``). ``kind`` names the output
