@@ -57,6 +57,35 @@ def bracket_pdf_task(tournament_id: int, lang: str = "tr", public_only: bool = T
     return str(bracket_pdf_build(tournament=tournament, lang=lang, public_only=public_only))
 
 
+@shared_task(name="tournaments.team_pdf", **JOB_OPTIONS)
+def team_pdf_task(tournament_id: int, lang: str = "tr", public_only: bool = True) -> str:
+    """Build the team championship PDF (team standings, crosstable, board prizes) of tournament
+    ``tournament_id`` (the public's or the organisers'); returns the file path. Idempotent like
+    :func:`crosstable_pdf_task`."""
+    from tournaments.team_pdf import team_pdf_build
+
+    pause("TEST_TASK_DELAY")  # test-only (federation/jobs.py)
+    tournament = Tournament.objects.get(pk=tournament_id)
+    return str(team_pdf_build(tournament=tournament, lang=lang, public_only=public_only))
+
+
+@shared_task(name="tournaments.event_report_pdf", **JOB_OPTIONS)
+def event_report_pdf_task(event_id: int, lang: str = "tr", user_id: int | None = None) -> str:
+    """Build the report PDF of event ``event_id`` as user ``user_id`` (None: the public) sees it;
+    returns the file path. Idempotent like :func:`crosstable_pdf_task` (the file is named by the
+    report's fingerprint: :mod:`tournaments.event_report_pdf`)."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import AnonymousUser
+
+    from tournaments.event_report_pdf import event_report_pdf_build
+    from tournaments.models import Event
+
+    pause("TEST_TASK_DELAY")  # test-only (federation/jobs.py)
+    event = Event.objects.get(pk=event_id)
+    user = (get_user_model().objects.filter(pk=user_id).first() if user_id is not None else None) or AnonymousUser()
+    return str(event_report_pdf_build(event=event, user=user, lang=lang))
+
+
 @shared_task(name="tournaments.pairings_pdf", **JOB_OPTIONS)
 def round_pairings_pdf_task(round_id: int, lang: str = "tr", large: bool = False) -> str:
     """Build the pairing list PDF of round ``round_id`` as it stands; returns the file path."""
