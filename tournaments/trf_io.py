@@ -97,6 +97,7 @@ from django.utils.translation import gettext_noop, ngettext
 from federation import roles
 from federation.collation import turkish_case_variants, turkish_lower, turkish_upper
 from federation.errors import ApplicationError, NotFound, ValidationFailed
+from federation.jobs import pause
 from federation.models import Player
 from federation.validators import first_control_character as no_control_characters_in
 from federation.validators import without_control_characters
@@ -1707,7 +1708,7 @@ def trf_import_queue(*, data: bytes, source: str = "upload.trf", user=None, name
     row = TrfImport.objects.create(
         created_by=user if getattr(user, "is_authenticated", False) else None, data=bytes(data),
         source=without_control_characters(source or "")[:200], name=(name or "")[:160], players=players,
-        cells=cells, lang=lang[:10],
+        cells=cells, lang=lang[:10], options=options,
     )
     if settings.CELERY_TASK_ALWAYS_EAGER:
         import_trf_task.delay(row.id, *args)
@@ -1773,22 +1774,26 @@ class _ProgressWriter:
 
 def trf_import_run(*, import_id: int, options: dict | None = None) -> TrfImport:
     """Run a queued :class:`TrfImport`: :func:`tournament_import_trf` on its bytes, as its creator, with
-    ``options`` (``system``, ``publish``, ``match_players``, ``player_matches``: :func:`_job_options`).
+    ``options`` (``system``, ``publish``, ``match_players``, ``player_matches``: :func:`_job_options`;
+    None: the options stored on the row).
 
     Ends ``done`` with the tournament and the notes, or ``failed`` with the refusal (its message names
-    the line; nothing is imported) or, for an internal error, a short message (logged in full). A row
-    that is not queued is returned unchanged (a task delivered twice runs once).
+    the line; nothing is imported) or, for an internal error, a short message (logged in full). The row
+    is claimed by :func:`tournaments.trf_lease.trf_import_claim`: a queued row, or a running one whose
+    worker died (no heartbeat for ``TRF_IMPORT_LEASE_SECONDS``), which is restarted from the stored file.
+    A row finished or held by a live run is returned unchanged (a task delivered twice runs once).
     """
-    claimed = TrfImport.objects.filter(pk=import_id, status=TrfImport.Status.QUEUED).update(
-        status=TrfImport.Status.RUNNING, progress=1
-    )
-    row = TrfImport.objects.select_related("created_by").get(pk=import_id)
-    if not claimed:
+    from tournaments.trf_lease import Heartbeat, trf_import_claim
+
+    row, token = trf_import_claim(import_id=import_id)
+    if token is None:
         return row
+    beat = Heartbeat(row.pk, token)
     writer = _ProgressWriter(row.pk)
     result: dict = {"status": TrfImport.Status.FAILED, "finished_at": None}
     try:
-        opts = dict(options or {})
+        pause("TEST_TASK_DELAY")  # test-only (federation/jobs.py): time to kill the worker mid-import
+        opts = dict(row.options if options is None else options)
         if opts.get("player_matches"):
             opts["player_matches"] = {int(k): v for k, v in opts["player_matches"].items()}
         report = tournament_import_trf(
@@ -1805,28 +1810,21 @@ def trf_import_run(*, import_id: int, options: dict | None = None) -> TrfImport:
         result.update(status=TrfImport.Status.DONE, tournament=report.tournament, notes=report.notes, progress=100)
     finally:
         writer.close()
+        beat.stop()
     result["finished_at"] = timezone.now()
-    TrfImport.objects.filter(pk=row.pk).update(**result)
+    # only while this run still holds the row (a run taken over after a lost lease writes nothing)
+    TrfImport.objects.filter(pk=row.pk, status=TrfImport.Status.RUNNING, attempts=token).update(**result)
     row.refresh_from_db()
     return row
 
 
 def trf_import_sweep(*, now=None) -> int:
-    """Fail the TRF imports that have been queued or running for more than
-    ``settings.TRF_IMPORT_STUCK_MINUTES`` (a lost worker or message). The import is one transaction, so
-    such a job imported nothing; the reason says so. Returns how many were marked failed."""
-    import datetime as _dt
+    """:func:`tournaments.trf_lease.trf_import_sweep` (restart orphaned runs, fail lost messages); returns
+    how many imports it re-queued or failed."""
+    from tournaments.trf_lease import trf_import_sweep as sweep
 
-    from django.conf import settings as dj_settings
-
-    now = now or timezone.now()
-    limit = now - _dt.timedelta(minutes=dj_settings.TRF_IMPORT_STUCK_MINUTES)
-    return TrfImport.objects.filter(
-        status__in=[TrfImport.Status.QUEUED, TrfImport.Status.RUNNING], created_at__lt=limit
-    ).update(
-        status=TrfImport.Status.FAILED, finished_at=now,
-        error=_("The import was interrupted (its worker stopped); nothing was imported. Upload the file again."),
-    )
+    out = sweep(now=now)
+    return len(out["requeued"]) + len(out["failed"])
 
 
 def trf_import_get(*, import_id: int, user) -> TrfImport:

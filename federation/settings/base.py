@@ -200,9 +200,15 @@ CELERY_BEAT_SCHEDULE = {
 # Publish the official rating list by itself every month (the beat entry above); off: staff publish
 # each list on /ratings/lists/publish/ (or POST /api/ratings/lists/).
 RATING_LIST_AUTO_PUBLISH = env.bool("RATING_LIST_AUTO_PUBLISH", default=False)
-# A TRF import still "running" after this long lost its worker; it is one transaction, so nothing was
-# imported: the sweep marks it failed with that reason (the organiser uploads it again).
+# A TRF import still queued after this long lost its message: the sweep marks it failed with that
+# reason (the organiser uploads it again).
 TRF_IMPORT_STUCK_MINUTES = env.int("TRF_IMPORT_STUCK_MINUTES", default=30)
+# A running TRF import writes a heartbeat every LEASE/4 seconds; one without a heartbeat for this long
+# lost its worker. It is one transaction, so nothing was imported: the next delivery of its task (the
+# broker's redelivery, or the sweep's re-queue, every minute) restarts it from the stored file, at most
+# TRF_IMPORT_MAX_ATTEMPTS runs in all; then it is marked failed with the reason.
+TRF_IMPORT_LEASE_SECONDS = env.int("TRF_IMPORT_LEASE_SECONDS", default=60)
+TRF_IMPORT_MAX_ATTEMPTS = env.int("TRF_IMPORT_MAX_ATTEMPTS", default=3)
 # A record import pending or running without a heartbeat for this long has lost its worker (or its
 # message): the sweep re-queues it once (it resumes where it stopped), then marks it failed.
 RECORD_IMPORT_STUCK_MINUTES = env.int("RECORD_IMPORT_STUCK_MINUTES", default=10)

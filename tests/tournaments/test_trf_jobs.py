@@ -228,22 +228,22 @@ def test_the_progress_page_reloads_while_the_job_runs_and_is_private(org, client
     assert client.get(f"/t/import/{row.id}/").status_code == 404
 
 
-def test_the_sweep_fails_imports_whose_worker_died():
+def test_the_sweep_fails_imports_whose_message_was_lost():
+    """Queued for longer than TRF_IMPORT_STUCK_MINUTES: failed. (A running import whose worker died is
+    restarted: tests/tournaments/test_trf_import_resume.py.)"""
     import datetime as dt
 
-    from django.utils import timezone
+    from django.utils import timezone, translation
 
     from tournaments.models import TrfImport
     from tournaments.tasks import sweep_stuck_trf_imports_task
 
-    old = TrfImport.objects.create(status=TrfImport.Status.RUNNING, data=b"x", source="a.trf")
-    fresh = TrfImport.objects.create(status=TrfImport.Status.RUNNING, data=b"x", source="b.trf")
+    old = TrfImport.objects.create(status=TrfImport.Status.QUEUED, data=b"x", source="a.trf")
+    fresh = TrfImport.objects.create(status=TrfImport.Status.QUEUED, data=b"x", source="b.trf")
     TrfImport.objects.filter(pk=old.pk).update(created_at=timezone.now() - dt.timedelta(hours=1))
-    from django.utils import translation
-
     with translation.override("en"):
-        assert sweep_stuck_trf_imports_task() == {"failed": 1}
+        assert sweep_stuck_trf_imports_task() == {"requeued": [], "failed": [old.pk]}
     old.refresh_from_db()
     fresh.refresh_from_db()
-    assert (old.status, fresh.status) == ("failed", "running")
+    assert (old.status, fresh.status) == ("failed", "queued")
     assert "nothing was imported" in old.error
