@@ -48,7 +48,7 @@ def trf_import_claim(*, import_id: int, now: dt.datetime | None = None) -> tuple
     over and restarted (nothing of the dead run was committed)."""
     now = now or timezone.now()
     with transaction.atomic():
-        row = TrfImport.objects.select_for_update().select_related("created_by").get(pk=import_id)
+        row = TrfImport.objects.select_for_update(of=("self",)).select_related("created_by").get(pk=import_id)
         if row.status == TrfImport.Status.RUNNING:
             if not _orphaned(row, now):
                 return row, None

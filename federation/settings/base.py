@@ -60,6 +60,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "federation.middleware.BadInputMiddleware",
+    # a query cut by the web's statement timeout: 503 + Retry-After, not a 500 (federation/dbtimeout.py)
+    "federation.dbtimeout.StatementTimeoutMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -106,6 +108,12 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=20000;",
         }
     )
+
+# PostgreSQL statement timeouts (milliseconds; 0: none; federation/dbtimeout.py): every connection of the
+# web process (gunicorn, runserver) may run one statement this long; Celery workers (long jobs: TRF
+# imports, re-ratings) their own, none by default. Management commands keep the server's default.
+DATABASE_STATEMENT_TIMEOUT_MS = env.int("DATABASE_STATEMENT_TIMEOUT_MS", default=30_000)
+WORKER_DATABASE_STATEMENT_TIMEOUT_MS = env.int("WORKER_DATABASE_STATEMENT_TIMEOUT_MS", default=0)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
