@@ -208,6 +208,11 @@ CELERY_BEAT_SCHEDULE = {
 # Publish the official rating list by itself every month (the beat entry above); off: staff publish
 # each list on /ratings/lists/publish/ (or POST /api/ratings/lists/).
 RATING_LIST_AUTO_PUBLISH = env.bool("RATING_LIST_AUTO_PUBLISH", default=False)
+# A TRF file with more player lines or round cells than these is imported by a job on the imports
+# queue (202 and a progress page); smaller ones (about a second's work) within the request. 0 and 0:
+# every import is a job (tournaments/trf_io.py: needs_job).
+TRF_JOB_MIN_PLAYERS = env.int("TRF_JOB_MIN_PLAYERS", default=250)
+TRF_JOB_MIN_CELLS = env.int("TRF_JOB_MIN_CELLS", default=2_500)
 # A TRF import still queued after this long lost its message: the sweep marks it failed with that
 # reason (the organiser uploads it again).
 TRF_IMPORT_STUCK_MINUTES = env.int("TRF_IMPORT_STUCK_MINUTES", default=30)

@@ -1,7 +1,7 @@
 """Bounded TRF uploads and big files imported by a job (security trial, item 5).
 
 The page and the API accept files up to ``settings.TRF_MAX_UPLOAD_BYTES`` (2 MB) and refuse bigger ones
-with a 400 naming field ``file``. A file of more than 2,000 players or 200,000 result cells is stored as
+with a 400 naming field ``file``. A file of more than 250 players or 2,500 result cells is stored as
 a :class:`tournaments.models.TrfImport` and imported by the Celery task ``tournaments.import_trf``: the API
 answers 202 with the job and its ``status_url``, the page redirects to a progress page that reloads. In
 these tests Celery is eager (the embedded mode), so a job has run by the time the 202 is sent, unless a
@@ -100,10 +100,11 @@ def test_size_is_counted_on_the_raw_lines():
     assert trf_io.trf_size(SAMPLE.read_bytes()) == (len(t.players), sum(len(p.results) for p in t.players)) == (23, 138)
     assert trf_io.trf_size(_many_players(2001)) == (2001, 0)
     assert not trf_io.needs_job(SAMPLE.read_bytes())
-    assert not trf_io.needs_job(_many_players(2000))
-    assert trf_io.needs_job(_many_players(2001))
-    cells = "\n".join("001 " + f"{k:>4}".ljust(87) + "  0000 - Z" * 99 for k in range(1, 2022)).encode()
-    assert trf_io.trf_size(cells)[1] == 2021 * 99 > 200_000 and trf_io.needs_job(cells)
+    assert not trf_io.needs_job(_many_players(250))
+    assert trf_io.needs_job(_many_players(251)) and trf_io.needs_job(_many_players(2001))
+    cells = "\n".join("001 " + f"{k:>4}".ljust(87) + "  0000 - Z" * 99 for k in range(1, 27)).encode()
+    assert trf_io.trf_size(cells)[1] == 26 * 99 > 2_500 and trf_io.needs_job(cells)
+    assert not trf_io.needs_job(b"\n".join(cells.splitlines()[:25]))  # 2,475 cells, 25 players
 
 
 def test_a_small_file_is_imported_at_once_with_201(org):
