@@ -248,3 +248,42 @@ def test_the_sweep_fails_imports_whose_message_was_lost():
     fresh.refresh_from_db()
     assert (old.status, fresh.status) == ("failed", "queued")
     assert "nothing was imported" in old.error
+
+
+def _swiss(n: int, rounds: int) -> bytes:
+    """A Swiss file of ``n`` players and ``rounds`` played rounds (circle-method pairings, white wins)."""
+    cells: dict[int, list[str]] = {k: [] for k in range(1, n + 1)}
+    order = list(range(1, n + 1))
+    for r in range(rounds):
+        for i in range(n // 2):
+            a, b = order[i], order[n - 1 - i]
+            white, black = (a, b) if (r + i) % 2 == 0 else (b, a)
+            cells[white].append(f"{black:>4} w 1  ")
+            cells[black].append(f"{white:>4} b 0  ")
+        order = [order[0], order[-1], *order[1:-1]]
+    lines = ["012 Orta Boy Açık", "092 Individual: Swiss-System", f"XXR {rounds}"] + [
+        f"001 {k:>4} m    Oyuncu, No {k:<22} 1500 TUR {800000 + k:>11}             0.0".ljust(91) + "".join(cells[k])
+        for k in range(1, n + 1)
+    ]
+    return "\n".join(lines).encode("utf-8")
+
+
+def test_a_mid_size_file_goes_to_the_queue_by_default_and_lands_by_the_job(org, client):
+    """Issue 23 item 4: a 300-player, 2,700-cell file (a second or more of work) is not imported within the
+    request: the API answers 202 with the job, the page redirects to the job's page; the job imports it."""
+    data = _swiss(300, 9)
+    assert trf_io.trf_size(data) == (300, 2700) and trf_io.needs_job(data)
+    r = _api(org).post("/api/tournaments/import-trf/", {"file": _upload(data)}, format="multipart")
+    assert r.status_code == 202
+    row = TrfImport.objects.get()
+    assert r.json() == {"job": row.id, "status": "done", "status_url": f"/api/tournaments/import-trf/{row.id}/"}
+    status = _api(org).get(r.json()["status_url"]).json()
+    t = Tournament.objects.get(slug=status["slug"])
+    assert (status["status"], status["progress"], t.entries.count(), t.rounds.count()) == ("done", 100, 300, 9)
+    assert (row.attempts, row.options) == (1, {})
+    client.force_login(org)
+    page = client.post("/t/import/", {"file": _upload(data, "orta.trf"), "name": "Orta Boy 2"})
+    second = TrfImport.objects.exclude(pk=row.pk).get()
+    assert page.status_code == 302 and page["Location"] == f"/t/import/{second.id}/"
+    assert second.status == "done" and second.tournament.name == "Orta Boy 2"
+    assert second.tournament.entries.count() == 300
