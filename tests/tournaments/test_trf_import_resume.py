@@ -87,3 +87,22 @@ def test_a_replaced_run_writes_nothing(settings):
     row.refresh_from_db()
     assert (row.status, row.error) == ("running", "")
     assert trf_import_claim(import_id=row.id)[1] is None  # fresh heartbeat: not claimable
+
+
+def test_the_command_queues_a_job_and_reports_its_status(capsys, tmp_path):
+    """``manage.py trf_import_job`` (the chaos harness's handle): enqueue prints the job, status its state."""
+    import json
+
+    from django.core.management import call_command
+
+    user = organiser(username="trf-cmd")
+    path = tmp_path / "autumn.trf"
+    path.write_bytes(SAMPLE.read_bytes())
+    call_command("trf_import_job", "enqueue", str(path), "--user", user.username)
+    queued = json.loads(capsys.readouterr().out)
+    row = TrfImport.objects.get()
+    assert queued == {"job": row.id, "status": "done"}  # Celery eager: run by the time the command ends
+    call_command("trf_import_job", "status", str(row.id))
+    status = json.loads(capsys.readouterr().out)
+    assert status["status"] == "done" and status["attempts"] == 1 and status["progress"] == 100
+    assert status["slug"] == Tournament.objects.get().slug and status["error"] == ""
