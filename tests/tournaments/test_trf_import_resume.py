@@ -106,3 +106,21 @@ def test_the_command_queues_a_job_and_reports_its_status(capsys, tmp_path):
     status = json.loads(capsys.readouterr().out)
     assert status["status"] == "done" and status["attempts"] == 1 and status["progress"] == 100
     assert status["slug"] == Tournament.objects.get().slug and status["error"] == ""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_running_import_writes_its_heartbeat(settings):
+    """PostgreSQL (a thread with its own connection; not on SQLite, whose write lock the import holds): with
+    a 2 s lease the run beats every 0.5 s, so a run held 1.5 s (TEST_TASK_DELAY) leaves a later heartbeat."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the heartbeat thread runs on PostgreSQL")
+    settings.TRF_IMPORT_LEASE_SECONDS = 2
+    settings.TEST_TASK_DELAY = 1.5
+    row = TrfImport.objects.create(created_by=organiser(username="trf-beat"), data=SAMPLE.read_bytes(),
+                                   source="autumn.trf", lang="en")
+    out = import_trf_task(row.id, "en")
+    row.refresh_from_db()
+    assert out["status"] == "done" and row.attempts == 1
+    assert (row.heartbeat_at - row.created_at).total_seconds() >= 0.9
