@@ -5,9 +5,18 @@ Queues and routes: :mod:`federation.queues` (settings ``CELERY_TASK_ROUTES``, ``
 import os
 
 from celery import Celery
+from celery.signals import worker_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings.dev")
 
 app = Celery("federation")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@worker_init.connect
+def _worker_statement_timeout(**kwargs) -> None:
+    """A worker's connections get ``WORKER_DATABASE_STATEMENT_TIMEOUT_MS`` (none by default), not the web's."""
+    from federation.dbtimeout import install_for_worker
+
+    install_for_worker()

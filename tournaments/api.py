@@ -258,7 +258,7 @@ class TournamentImportTrfApi(APIView):
             'A file that cannot be read → 400 with field "file" and the line number in the message; a file '
             'larger than TRF_MAX_UPLOAD_BYTES (2 MB) → 400 with field "file"; a file without a 092 line (or one '
             'saying neither Swiss nor round robin) and no "system" → 400 with field "system". A file of more '
-            "than 2,000 players or 200,000 result cells is imported by a job: 202 with the job's id and "
+            "than TRF_JOB_MIN_PLAYERS (250) players or TRF_JOB_MIN_CELLS (2,500) result cells is imported by a job: 202 with the job's id and "
             "status_url (GET /api/tournaments/import-trf/<job>/); 503 when the job queue cannot be reached. "
             '"dry_run": 200 with the report of what would be imported (proposed player matches, notes), '
             "nothing saved; a file that needs a job cannot be previewed (400). Lines without a FIDE id are "
