@@ -11,3 +11,22 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings.dev")
 app = Celery("federation")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+from celery.signals import heartbeat_sent, worker_ready  # noqa: E402
+
+
+@worker_ready.connect
+def _heartbeat_on_ready(sender=None, **kwargs):
+    """The worker is up: tell /healthz at once (federation/health.py)."""
+    from federation.health import record_worker_heartbeat
+
+    record_worker_heartbeat(hostname=getattr(sender, "hostname", "") or "", force=True)
+
+
+@heartbeat_sent.connect
+def _heartbeat(sender=None, **kwargs):
+    """Each Celery worker heartbeat (every ~2 s): the time in the cache, written at most every 10 s."""
+    from federation.health import record_worker_heartbeat
+
+    record_worker_heartbeat(hostname=getattr(getattr(sender, "eventer", None), "hostname", "") or "")

@@ -240,6 +240,9 @@ PUBLIC_PAGE_PROXY_SECONDS = env.int("PUBLIC_PAGE_PROXY_SECONDS", default=3)
 LIVE_RECOMPUTE_SECONDS = env.float("LIVE_RECOMPUTE_SECONDS", default=3.0)
 
 HEALTH_TIMEOUT = env.float("HEALTH_TIMEOUT", default=1.0)  # seconds each /healthz check may take
+# /healthz says "degraded" when no Celery worker's heartbeat (written to the cache) is younger than this
+WORKER_HEARTBEAT_MAX_AGE = env.int("WORKER_HEARTBEAT_MAX_AGE", default=60)
+WORKER_HEARTBEAT_WRITE_SECONDS = env.int("WORKER_HEARTBEAT_WRITE_SECONDS", default=10)
 
 # --- REST framework ---------------------------------------------------------------------------
 REST_FRAMEWORK = {
