@@ -20,3 +20,22 @@ def _worker_statement_timeout(**kwargs) -> None:
     from federation.dbtimeout import install_for_worker
 
     install_for_worker()
+
+
+from celery.signals import heartbeat_sent, worker_ready  # noqa: E402
+
+
+@worker_ready.connect
+def _heartbeat_on_ready(sender=None, **kwargs):
+    """The worker is up: tell /healthz at once (federation/health.py)."""
+    from federation.health import record_worker_heartbeat
+
+    record_worker_heartbeat(hostname=getattr(sender, "hostname", "") or "", force=True)
+
+
+@heartbeat_sent.connect
+def _heartbeat(sender=None, **kwargs):
+    """Each Celery worker heartbeat (every ~2 s): the time in the cache, written at most every 10 s."""
+    from federation.health import record_worker_heartbeat
+
+    record_worker_heartbeat(hostname=getattr(getattr(sender, "eventer", None), "hostname", "") or "")

@@ -52,6 +52,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # first: /healthz answers before the host check and the HTTPS redirect (federation/health.py)
     "federation.health.HealthCheckMiddleware",
+    # forwarded headers (X-Forwarded-Proto ...) only from our proxy's address (federation/security.py)
+    "federation.security.UntrustedForwardedHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # anonymous readers of public pages get finished answers before anything else costs (federation/pagecache.py)
     "federation.pagecache.PublicPageMiddleware",
@@ -257,6 +259,9 @@ PUBLIC_PAGE_PROXY_SECONDS = env.int("PUBLIC_PAGE_PROXY_SECONDS", default=3)
 LIVE_RECOMPUTE_SECONDS = env.float("LIVE_RECOMPUTE_SECONDS", default=3.0)
 
 HEALTH_TIMEOUT = env.float("HEALTH_TIMEOUT", default=1.0)  # seconds each /healthz check may take
+# /healthz says "degraded" when no Celery worker's heartbeat (written to the cache) is younger than this
+WORKER_HEARTBEAT_MAX_AGE = env.int("WORKER_HEARTBEAT_MAX_AGE", default=60)
+WORKER_HEARTBEAT_WRITE_SECONDS = env.int("WORKER_HEARTBEAT_WRITE_SECONDS", default=10)
 
 # --- REST framework ---------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -324,6 +329,9 @@ AXES_CLIENT_IP_CALLABLE = "federation.security.client_ip"
 AXES_LOCKOUT_CALLABLE = "federation.security.lockout_response"
 AXES_DISABLE_ACCESS_LOG = True  # keep failed attempts only, not a log of every successful login
 AXES_HTTP_RESPONSE_CODE = 429
+# failed attempts are rows in the database (axes.models.AccessAttempt), never in the cache: the lockout
+# holds while Redis is down (API throttles, which count in the cache, fail open then: docs/operations.md)
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 
 # API throttles (federation.drf): requests per client address (anonymous) or per user
 API_THROTTLE_ENABLED = env.bool("API_THROTTLE_ENABLED", default=True)
