@@ -969,6 +969,7 @@ def round_swap_pairing(*, round: Round, board_a: int, board_b: int, swap: str, r
     of boards ``board_a`` and ``board_b``. Recorded with who, when and why (PairingChange)."""
     if user is not None:
         access.require(access.can_organise(user, round.tournament))
+    _tournament, round, _boards = races.round_lock(round)  # tournament, round, boards (tournaments.races)
     if round.status != Round.Status.PAIRED:
         raise Conflict(_("Pairings can only be changed before they are published."))
     if round.tournament.system == Tournament.System.KNOCKOUT:

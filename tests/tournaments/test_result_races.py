@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection
+from django.utils import translation
 
 from tests.factories import PlayerFactory, organiser, referee
 from tests.racing import api_client, race, result_body
@@ -138,7 +139,7 @@ def test_a_result_for_a_board_whose_pairing_was_just_undone_answers_409():
     t, org, ref = _hall("seq")
     m = Match.objects.select_related("round__tournament").get(round__tournament=t, round__number=1, board=1)
     services.round_delete(round=m.round, user=org, reason="yanlış eşlendi")
-    with pytest.raises(services.Conflict) as exc:
+    with pytest.raises(services.Conflict) as exc, translation.override("en"):
         services.match_result_enter(match=m, user=ref, sets=[services.SetInput(white_store=30, black_store=18)])
     assert exc.value.status == 409 and exc.value.code == "pairing_undone"
     assert str(exc.value.message) == ("The pairing of round 1 was undone meanwhile; this board no longer exists. "
