@@ -12,7 +12,10 @@ def _guarded(run) -> dict:
     """``run()``'s summary; a failure other than a transient one (which is retried) is recorded with
     :func:`ratings.parameter_checks.rerating_failure_record` (the run's transaction rolled back, so the
     previous ratings stay served; an adoption that never rated is undone) and answered
-    ``{"failed": reason}`` instead of raising, so the staff page shows why (issue 23)."""
+    ``{"failed": reason}`` instead of raising, so the staff page shows why (issue 23). A refusal
+    (:class:`~federation.errors.ApplicationError`, e.g. a stored set the rules refuse) is recorded the
+    same way and raised again: whoever queued the run in eager mode (publishing final standings) shows it."""
+    from federation.errors import ApplicationError
     from ratings.parameter_checks import failure_reason, logger, rerating_failure_record
 
     try:
@@ -23,6 +26,8 @@ def _guarded(run) -> dict:
         reason = failure_reason(exc)
         logger.exception("rating run failed: %s", reason)
         rerating_failure_record(error=reason)
+        if isinstance(exc, ApplicationError):
+            raise
         return {"failed": reason}
 
 
