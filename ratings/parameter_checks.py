@@ -85,15 +85,16 @@ def failure_reason(exc: BaseException) -> str:
 
 
 @transaction.atomic
-def rerating_failure_record(*, error: str):
+def rerating_failure_record(*, error: str, undo: bool = True):
     """Record that the full re-rating failed with ``error`` (its own transaction rolled back, so the
     stored ratings are those of the previous parameters) and return the parameter set it was written
     on, or None when the shipped defaults are in force and no set was ever adopted.
 
     The set in force (else the most recently retired one) gets ``rerating_failed_at`` and
     ``rerating_error``. When the set in force has never completed a re-rating (no rating event was
-    written since its adoption), its adoption is undone: it is retired and the set its adoption retired
-    (if any) is in force again, so what is in force matches the ratings served. History action
+    written since its adoption), its adoption is undone (unless ``undo`` is false: the data was
+    refused, not the parameters): it is retired and the set its adoption retired (if any) is in force
+    again, so what is in force matches the ratings served. History action
     ``rating_parameters.rerating_failed`` with the error as reason.
     """
     from django.db.models import Max
@@ -115,7 +116,7 @@ def rerating_failure_record(*, error: str):
         current.rerating_failed_at, current.rerating_error = now, error
         last = RatingEvent.objects.aggregate(last=Max("rated_at"))["last"]
         never_rated = last is None or last < current.adopted_at
-        if not never_rated:
+        if not (never_rated and undo):
             current.save(update_fields=["rerating_failed_at", "rerating_error"])
             return current
         previous = sets.filter(retired_at=current.adopted_at).exclude(pk=current.pk).first()

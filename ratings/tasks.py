@@ -13,8 +13,9 @@ def _guarded(run) -> dict:
     :func:`ratings.parameter_checks.rerating_failure_record` (the run's transaction rolled back, so the
     previous ratings stay served; an adoption that never rated is undone) and answered
     ``{"failed": reason}`` instead of raising, so the staff page shows why (issue 23). A refusal
-    (:class:`~federation.errors.ApplicationError`, e.g. a stored set the rules refuse) is recorded the
-    same way and raised again: whoever queued the run in eager mode (publishing final standings) shows it."""
+    (:class:`~federation.errors.ApplicationError`, e.g. a stored set the rules refuse) is recorded
+    without undoing an adoption and raised again: whoever queued the run in eager mode (publishing
+    final standings) shows it."""
     from federation.errors import ApplicationError
     from ratings.parameter_checks import failure_reason, logger, rerating_failure_record
 
@@ -25,8 +26,9 @@ def _guarded(run) -> dict:
     except Exception as exc:  # noqa: BLE001 - any other failure: keep the ratings served, say why
         reason = failure_reason(exc)
         logger.exception("rating run failed: %s", reason)
-        rerating_failure_record(error=reason)
-        if isinstance(exc, ApplicationError):
+        refusal = isinstance(exc, ApplicationError)  # the data is refused, not the parameters: keep them
+        rerating_failure_record(error=reason, undo=not refusal)
+        if refusal:
             raise
         return {"failed": reason}
 

@@ -152,3 +152,16 @@ def test_a_failed_rerating_after_the_first_adoption_returns_to_the_defaults(rate
     assert services.rating_system().params == federation_params(None)
     with django_assert_num_queries(2):
         assert latest_rerating_failure().rerating_error == "OverflowError: math range error"
+
+
+def test_a_refused_run_records_the_reason_without_undoing_the_adoption(rated, staff):  # noqa: F811
+    from ratings.parameter_checks import rerating_failure_record
+
+    row = RatingParameterSet.objects.create(label="Yeni", system=FEDERATION_SYSTEM, params=TUNED,
+                                            adopted_at=timezone.now())  # adopted, its re-rating not run yet
+    assert rerating_failure_record(error="ValidationFailed: round 1, board 1, set 2", undo=False) == row
+    row.refresh_from_db()
+    assert row.in_force and row.rerating_error == "ValidationFailed: round 1, board 1, set 2"
+    rerating_failure_record(error="OverflowError: math range error")
+    row.refresh_from_db()
+    assert not row.in_force and row.rerating_error == "OverflowError: math range error"
