@@ -100,7 +100,7 @@ run: $(STAMP) pango mo
 	"$(PY)" manage.py runserver "$(HOST):$(PORT)"
 
 test: $(STAMP) pango mo nginx
-	@$(call ok_if_none,$(PYTEST) -m "not browser" $(PYTEST_ARGS))
+	@$(call ok_if_none,$(PYTEST) -m "not browser and not chaos" $(PYTEST_ARGS))
 
 # --- more -------------------------------------------------------------------------------------------
 test-browser: $(STAMP) pango mo axe
