@@ -11,7 +11,8 @@ on whichever database the run has (SQLite file by tests/chaos/conftest.py, or Po
   only if the round is not left closed with an undecided board.
 * ``result-vs-undo``: board 1's first result against the undo of the pairing (``DELETE`` the round).
   Allowed: result 200 + undo 409, or undo 204 + result 404/409.
-* ``result-vs-result``: two corrections of board 1 with the same version seen: one 200, the other 409.
+* ``result-vs-result``: two corrections of board 1 with the same version seen: one 200, the other 409
+  (one board for all the trials, each trial from the version the last one left).
 
 Per trial: no 5xx, only the allowed statuses, nothing lost or half-saved (the round, its boards and
 sets as the winner's answer says), and ``tournaments.invariants.check_tournament`` finds nothing. The
@@ -232,14 +233,17 @@ def test_first_result_against_pairing_undo():
 def test_two_results_on_one_board():
     s, tally = Setup(), Tally("result-vs-result")
     a, b = s.client(0), s.client(1)
+    t = s.round1(results=1)  # one board, corrected again and again: each trial starts from its version
+    m1 = Match.objects.get(round__tournament=t, round__number=1, board=1)
     for n in range(trials()):
-        t = s.round1(results=1)
-        m1 = Match.objects.get(round__tournament=t, round__number=1, board=1)
+        m1.refresh_from_db()
         v = m1.version
-        res = race([lambda: a.post(_url(t, "boards/1/result/"), {"sets": LOSS_0_2, "forfeit": "", "version": v},
+        # sets that differ from the last trial's (a correction that changes nothing is not a write)
+        sa = LOSS_0_2 if n % 2 else _sets((20, 28), (21, 27))
+        sb = _sets((30, 18), (22, 26), (28, 20)) if n % 2 else _sets((31, 17), (21, 27), (29, 19))
+        res = race([lambda: a.post(_url(t, "boards/1/result/"), {"sets": sa, "forfeit": "", "version": v},
                                    format="json"),
-                    lambda: b.post(_url(t, "boards/1/result/"), {"sets": _sets((30, 18), (22, 26), (28, 20)),
-                                                                "forfeit": "", "version": v}, format="json")])
+                    lambda: b.post(_url(t, "boards/1/result/"), {"sets": sb, "forfeit": "", "version": v}, format="json")])
         statuses = sorted(x[0] for x in res)
         problems = []
         if statuses != [200, 409]:
