@@ -3,7 +3,7 @@
 Runs only when ``REDIS_URL`` points at the chaos run's own Redis (``CHAOS_REDIS_PORT``, 6390 in CI and
 ``.ci/run``): the test shuts that server down (``SHUTDOWN NOSAVE``) and starts it again, which it must never
 do to a Redis others use. While it is down (about :data:`OUTAGE` s): result entries (must be 200: a result
-never waits for the queue), public pages (200) and a crosstable PDF (the documented 503 "try again" within
+never waits for the queue), public pages (200) and the round's pairing list PDF (hall paper; the documented 503 "try again" within
 5 s, or an answer of the page cache). After it is back: the other results are entered (200), the PDF is
 built by the worker within :data:`PDF_PROMISE` s, every result is stored and the invariants hold.
 """
@@ -92,7 +92,7 @@ def test_redis_stopped_for_a_moment(celery_worker):
         for board in (1, 2):
             result(board)
         call("page", lambda: public.get(f"/t/{t.slug}/"))
-        call("pdf (down)", lambda: public.get(f"/t/{t.slug}/crosstable.pdf"))
+        call("pdf (down)", lambda: public.get(f"/t/{t.slug}/round/1/pairings.pdf"))
         time.sleep(max(0.0, OUTAGE - (time.monotonic() - down_at)))
     finally:
         _start(port)
@@ -102,7 +102,7 @@ def test_redis_stopped_for_a_moment(celery_worker):
     call("page", lambda: public.get(f"/t/{t.slug}/"))
     pdf_status = None
     while time.monotonic() - back_at < PDF_PROMISE:
-        r = call("pdf (back)", lambda: public.get(f"/t/{t.slug}/crosstable.pdf"))
+        r = call("pdf (back)", lambda: public.get(f"/t/{t.slug}/round/1/pairings.pdf"))
         pdf_status = r.status_code
         if r.status_code == 200 and r.get("Content-Type", "").startswith("application/pdf"):
             break
