@@ -243,7 +243,8 @@ def test_two_results_on_one_board():
         sb = _sets((30, 18), (22, 26), (28, 20)) if n % 2 else _sets((31, 17), (21, 27), (29, 19))
         res = race([lambda: a.post(_url(t, "boards/1/result/"), {"sets": sa, "forfeit": "", "version": v},
                                    format="json"),
-                    lambda: b.post(_url(t, "boards/1/result/"), {"sets": sb, "forfeit": "", "version": v}, format="json")])
+                    lambda: b.post(_url(t, "boards/1/result/"), {"sets": sb, "forfeit": "", "version": v},
+                                   format="json")])
         statuses = sorted(x[0] for x in res)
         problems = []
         if statuses != [200, 409]:
