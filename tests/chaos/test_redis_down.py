@@ -4,8 +4,8 @@ Runs only when ``REDIS_URL`` points at the chaos run's own Redis (``CHAOS_REDIS_
 ``.ci/run``): the test shuts that server down (``SHUTDOWN NOSAVE``) and starts it again, which it must never
 do to a Redis others use. While it is down (about :data:`OUTAGE` s): result entries (must be 200: a result
 never waits for the queue), public pages (200) and the round's pairing list PDF (hall paper; the
-documented 503 "try again" within 5 s, or an answer of the page cache). After it is back: the other results are entered (200), the PDF is
-built by the worker within :data:`PDF_PROMISE` s, every result is stored and the invariants hold.
+documented 503 "try again" within 5 s, or an answer of the page cache).
+After it is back: the other results are entered (200), the PDF is built by the worker within :data:`PDF_PROMISE` s, every result is stored and the invariants hold.
 """
 from __future__ import annotations
 
@@ -49,7 +49,8 @@ def _stop(port: int) -> None:
 
 def _start(port: int) -> None:
     subprocess.run(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                    "--pidfile", f"/tmp/chaos-redis-{port}.pid", "--daemonize", "yes"], check=True, capture_output=True, timeout=10)
+                    "--pidfile", f"/tmp/chaos-redis-{port}.pid", "--daemonize", "yes"],
+                   check=True, capture_output=True, timeout=10)
     deadline = time.monotonic() + 10
     while subprocess.run(["redis-cli", "-p", str(port), "ping"], capture_output=True).stdout.strip() != b"PONG":
         assert time.monotonic() < deadline, "the chaos Redis did not come back"
