@@ -5,7 +5,8 @@ Runs only when ``REDIS_URL`` points at the chaos run's own Redis (``CHAOS_REDIS_
 do to a Redis others use. While it is down (about :data:`OUTAGE` s): result entries (must be 200: a result
 never waits for the queue), public pages (200) and the round's pairing list PDF (hall paper; the
 documented 503 "try again" within 5 s, or an answer of the page cache).
-After it is back: the other results are entered (200), the PDF is built by the worker within :data:`PDF_PROMISE` s, every result is stored and the invariants hold.
+After it is back: the other results are entered (200), the PDF is built by the worker within
+:data:`PDF_PROMISE` s, every result is stored and the invariants hold.
 """
 from __future__ import annotations
 
