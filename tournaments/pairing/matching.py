@@ -45,6 +45,8 @@ from operator import eq, gt, ne, not_, sub
 
 _IS_EXPOSED = (-1).__eq__
 _INF = float("inf")
+_SPLIT_MIN = 16  # raised vertices from which _warm_start splits the rises
+_FAR_SHARE = 4  # ... and raises their few other ends first
 
 __all__ = ["Matcher"]
 
@@ -336,8 +338,57 @@ class Matcher:
 
         # 1. feasibility: a dirty vertex whose edges got heavier raises its dual
         needs: dict[int, int | None] = {}
-        for z in Z:
-            if z in raised:
+        R = [z for z in Z if z in raised]
+        bulk = len(R) >= _SPLIT_MIN
+        if bulk:
+            # many rows at once (a whole score group): each raise is computed from the old
+            # duals, an edge between two raised vertices split between its ends (both raise by
+            # at least half its deficit), so that a matched edge whose weight rose with its
+            # neighbours' stays (nearly) tight instead of one end taking the whole rise
+            inR = bytearray(n)
+            for z in R:
+                inR[z] = 1
+            # the other ends of the edges left too heavy: when they are few (the players moved
+            # down into a score group whose rows all changed), they take the whole rise first
+            far: dict[int, int] = {}
+            for z in R:
+                yz = dualvar[z]
+                for u, k in zip(nbv[z], nbk[z]):
+                    if not inR[u]:
+                        w = wt[k]
+                        if w:
+                            e = w - yz - dualvar[u]
+                            if e > 0 and e > far.get(u, 0):
+                                far[u] = e
+            if far and len(far) * _FAR_SHARE <= len(R):
+                for u in far:
+                    self._make_trivial(u)
+                for u, e in far.items():
+                    dualvar[u] += e + (e & 1)
+                    touched.append(u)
+            rise = []
+            for z in R:
+                yz = dualvar[z]
+                d = 0
+                for u, k in zip(nbv[z], nbk[z]):
+                    w = wt[k]
+                    if w:
+                        e = w - yz - dualvar[u]
+                        if e > 0:
+                            if inR[u]:
+                                e = ((e + 3) >> 2) << 1
+                            elif e & 1:
+                                e += 1
+                            if e > d:
+                                d = e
+                rise.append(d)
+            for z, d in zip(R, rise):
+                if d:
+                    dualvar[z] += d
+                    changed.append(z)
+            R = []
+        for z in R:
+            if True:
                 at[z] = len(changed)
                 a = needs[z] = need(z, -1)
                 if a is not None and dualvar[z] < a:
@@ -370,7 +421,7 @@ class Matcher:
                                 if e is not None and e > dualvar[a] - s:
                                     refused = True
                                     break
-                        if refused:
+                        if refused and not bulk:
                             continue
                         r = need(a, b)
                         if r is None or dualvar[a] - s >= r:
@@ -379,6 +430,13 @@ class Matcher:
                             s = 0
                             lowered = True
                             break
+                        if bulk and r < dualvar[a] - 1:
+                            # part of the slack (an even amount: parities kept)
+                            d = (dualvar[a] - r) & ~1
+                            dualvar[a] -= d
+                            changed.append(a)
+                            s -= d
+                            lowered = True
                 if s == 0:
                     continue
             mate[m] = -1
