@@ -24,7 +24,12 @@ shift: after edges at one vertex got lighter by the same amount nothing else cha
 pair is released; exposed dirty vertices get the smallest feasible dual.  The search then
 continues from that dual-feasible state; exposed vertices joined by a tight edge are matched
 directly at the start of every stage.  Re-solving after a change touching a few vertices costs
-a few stages instead of a full O(n^3) run.
+a few stages instead of a full O(n^3) run.  When many vertices got heavier edges at once (a
+whole score group's rows, at least ``_SPLIT_MIN``), their rises are computed from the old duals
+and an edge between two of them is covered half by each end (one end taking the whole rise
+would loosen every matched edge of the group); when the other ends of the edges left too heavy
+are few (the players moved down into the group) they take the whole rise first; and a loose
+matched edge may be made tight by lowering both ends in part.
 
 Contract: the result is a maximum-weight *perfect* matching whenever the graph has one (the
 Dutch system guarantees this by adding a dummy vertex for an odd number of players and by
@@ -388,12 +393,11 @@ class Matcher:
                     changed.append(z)
             R = []
         for z in R:
-            if True:
-                at[z] = len(changed)
-                a = needs[z] = need(z, -1)
-                if a is not None and dualvar[z] < a:
-                    dualvar[z] = a
-                    changed.append(z)
+            at[z] = len(changed)
+            a = needs[z] = need(z, -1)
+            if a is not None and dualvar[z] < a:
+                dualvar[z] = a
+                changed.append(z)
         lowered = False
         # 2. a matched edge at a dirty vertex that is no longer tight: lower the dual of one
         # end (the higher-ranked first) by the slack when its other edges allow it (a
