@@ -929,7 +929,8 @@ def round_publish(*, round: Round, user=None) -> Round:
     """Make a paired round's pairing list public (paired → published)."""
     if user is not None:
         access.require(access.can_organise(user, round.tournament), _("Only the organiser can publish pairings."))
-    round = Round.objects.select_for_update().get(pk=round.pk)
+    # tournament, round, boards locked in that order (tournaments.races; issue 23): never the round first
+    _tournament, round, _boards = races.round_lock(round)
     if round.status != Round.Status.PAIRED:
         raise Conflict(_("Only a paired round can be published (this one is %(s)s).") % {"s": round.get_status_display()})
     round.status = Round.Status.PUBLISHED
