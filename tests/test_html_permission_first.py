@@ -132,3 +132,15 @@ def test_the_walk_finds_the_write_pages():
 
 def test_password_change_still_needs_a_login(world):
     assert _is_login_redirect(Client().post("/accounts/password/", INVALID))
+
+
+def test_the_403_page_gives_the_reason_in_the_page_language(world):
+    """The reason given at import time (lazy) is translated per request: Turkish first, English on request."""
+    client = Client()
+    client.force_login(world["player"])
+    response = client.post(f"/t/{SLUG}/round/1/reopen/", INVALID)
+    assert response.status_code == 403
+    assert "Turları yalnızca organizatör yeniden açabilir." in response.content.decode()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    response = client.post(f"/t/{SLUG}/round/1/reopen/", INVALID)
+    assert response.status_code == 403 and "Only the organiser can reopen rounds." in response.content.decode()

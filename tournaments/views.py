@@ -25,6 +25,7 @@ from federation.collation import player_sort_key
 from federation.errors import ApplicationError
 from federation.services import player_register
 from federation import roles
+from federation.error_views import forbidden as _forbidden
 from tournaments import access, caching, category_selectors, history, publication, selectors, services, trf_io
 from tournaments import team_views, teams, view_helpers
 from tournaments.forms import (
@@ -185,7 +186,6 @@ _FROM_REFEREE = "referee"
 
 
 @login_required
-@_role(access.can_enter_results, _lazy("Only referees and organisers can enter results."))
 def match_result(request, slug: str, number: int, board: int):
     """Result entry for one board, set by set (phone-friendly).
 
@@ -199,13 +199,16 @@ def match_result(request, slug: str, number: int, board: int):
         Match.objects.select_related("white__player", "black__player", "round__tournament", "result_entered_by")
         .filter(round__tournament__slug=slug, round__number=number, board=board).first()
     )
+    # permission before validation (issue 23): the role is checked on the tournament (one query for the
+    # board with its tournament when it exists) before a missing board, a bye or the form is looked at
     if match is None or not publication.tournament_visible(match.round.tournament, request.user):
-        _tournament(request, slug)  # Http404 for a missing or hidden tournament
+        t = _tournament(request, slug)  # Http404 for a missing or hidden tournament
+        if not access.can_enter_results(request.user, t):
+            return _forbidden(request, _("Only referees and organisers can enter results."))
         raise Http404("no such board")
     t = match.round.tournament
     if not access.can_enter_results(request.user, t):
-        messages.error(request, _("Only referees and organisers can enter results."))
-        return redirect("round-detail", slug=slug, number=number)
+        return _forbidden(request, _("Only referees and organisers can enter results."))
     if match.kind == Match.Kind.BYE:
         messages.info(request, _("A bye has no result to enter."))
         return redirect("round-detail", slug=slug, number=number)
