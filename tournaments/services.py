@@ -715,6 +715,8 @@ def entry_withdraw(*, entry: Entry, user=None, reason: str = "") -> Entry:
     withdrawn already; :func:`entry_reinstate` undoes it."""
     if user is not None:
         access.require(access.can_organise(user, entry.tournament))
+    # the tournament first (house lock order, issue 23): tournament_touch below writes it
+    Tournament.objects.select_for_update().filter(pk=entry.tournament_id).values_list("pk").first()
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     if entry.withdrawn:
         raise Conflict(_("%(p)s is already withdrawn.") % {"p": entry.player.full_name})
@@ -735,6 +737,8 @@ def entry_reinstate(*, entry: Entry, user=None, reason: str = "") -> Entry:
     tournament = entry.tournament
     if user is not None:
         access.require(access.can_organise(user, tournament))
+    # the tournament first (house lock order, issue 23): byes are written in its rounds, then it is touched
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list("pk").first()
     entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
     if not entry.withdrawn:
         raise Conflict(_("%(p)s is not withdrawn.") % {"p": entry.player.full_name})
