@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 
 from federation import privacy, roles, services
 from federation.collation import player_sort_key, turkish_sort_key
+from federation.error_views import forbidden
 from federation.errors import ApplicationError
 from federation.forms import (
     ClubForm, PasswordResetRequestForm, PlayerCreateForm, PlayerForm, PlayerMergeForm, ReasonForm,
@@ -97,14 +98,14 @@ def _player_context(request, player: Player, *, merge_form: PlayerMergeForm | No
 
 
 def _refuse_non_staff(request, to: str, *args):
-    """None for staff; otherwise the response: the login page for anonymous users, else a redirect
-    to ``to`` with an error message."""
+    """None for staff; otherwise the response: the login page for anonymous users, else the 403 page
+    (before any form is read: permission before validation, issue 23). ``to`` and ``args`` are kept for
+    the callers' sake (the page they came from)."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     if roles.is_staff(request.user):
         return None
-    messages.error(request, _("Only federation staff can change players and clubs."))
-    return redirect(to, *args)
+    return forbidden(request, _("Only federation staff can change players and clubs."))
 
 
 def _form_errors(form, exc: ApplicationError) -> None:
@@ -117,8 +118,7 @@ def player_create(request):
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     if not roles.can_register_players(request.user):
-        messages.error(request, _("Only federation staff and organisers can register players."))
-        return redirect("player-list")
+        return forbidden(request, _("Only federation staff and organisers can register players."))
     form = PlayerCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
@@ -341,8 +341,6 @@ def player_my_data(request, federation_id: str):
         return redirect_to_login(request.get_full_path())
     own = player.user_id is not None and player.user_id == request.user.pk
     if not (own or roles.is_staff(request.user)):
-        from federation.error_views import forbidden
-
         return forbidden(request, _("Only the player themself and federation staff can download this data."))
     body = json.dumps(player_data_export(player), ensure_ascii=False, indent=2)
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
@@ -496,13 +494,12 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
 
 def _staff_only(request):
-    """None for federation staff; otherwise the login page (anonymous) or the home page with a message."""
+    """None for federation staff; otherwise the login page (anonymous) or the 403 page (issue 23)."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     if roles.is_staff(request.user):
         return None
-    messages.error(request, _("Only federation staff can manage accounts."))
-    return redirect("home")
+    return forbidden(request, _("Only federation staff can manage accounts."))
 
 
 def user_list(request):

@@ -14,6 +14,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from federation.error_views import forbidden
 from federation.errors import ApplicationError, NotFound
 from games import selectors, services
 from games.models import RecordImport
@@ -147,8 +148,7 @@ class RecordImportForm(forms.Form):
 def record_import(request):
     """Paste or upload set records; the import runs as a Celery task, then its progress page shows."""
     if not services.can_import_records(request.user):
-        messages.error(request, _("Only referees and organisers can import game records."))
-        return redirect("home")
+        return forbidden(request, _("Only referees and organisers can import game records."))
     form = RecordImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data

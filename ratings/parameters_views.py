@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from federation import roles
+from federation.error_views import forbidden
 from federation.errors import ApplicationError
 from federation.forms import reason_field
 from ratings import selectors, services
@@ -53,13 +54,13 @@ class AdoptForm(forms.Form):
 
 
 def _staff_only(request):
-    """None for federation staff; otherwise the login page (anonymous) or the rating list with a message."""
+    """None for federation staff; otherwise the login page (anonymous) or the 403 page (before any form is
+    read: permission before validation, issue 23)."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     if roles.is_staff(request.user):
         return None
-    messages.error(request, _("Only federation staff can see and change the rating parameters."))
-    return redirect("rating-list")
+    return forbidden(request, _("Only federation staff can see and change the rating parameters."))
 
 
 def _report_view(report: dict) -> dict | None:

@@ -222,10 +222,8 @@ def official_list_pdf(request, on):
 
 
 def _refuse_non_staff(request):
-    """None for staff; else the login page (anonymous) or the archive with a message."""
-    from django.contrib import messages
+    """None for staff; else the login page (anonymous) or the 403 page."""
     from django.contrib.auth.views import redirect_to_login
-    from django.shortcuts import redirect
 
     from federation import roles
 
@@ -233,8 +231,10 @@ def _refuse_non_staff(request):
         return redirect_to_login(request.get_full_path())
     if roles.is_staff(request.user):
         return None
-    messages.error(request, _("Only federation staff can publish or withdraw rating lists."))
-    return redirect("rating-lists")
+    from federation.error_views import forbidden
+
+    # the 403 page before any form is read (permission before validation, issue 23)
+    return forbidden(request, _("Only federation staff can publish or withdraw rating lists."))
 
 
 def _form_error(form, exc) -> None:

@@ -12,6 +12,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
 from federation.errors import ApplicationError
@@ -32,9 +33,11 @@ def _organised(request, slug: str) -> tuple[Tournament, bool]:
 
 
 _form_error = view_helpers.form_error
+_role = view_helpers.role_required
 
 
 @login_required
+@_role(access.can_organise, _lazy("Only the organiser can change the categories and prizes."))
 def categories(request, slug: str):
     """Organiser: the tournament's categories (with how many players each has now), quick-add buttons
     (U8, U10, U12, U14, girls), a form to add one, and the prize list with a form to add a prize."""
@@ -79,6 +82,7 @@ def categories(request, slug: str):
 
 @login_required
 @require_POST
+@_role(access.can_organise, _lazy("Only the organiser can change the categories and prizes."))
 def category_quick_add(request, slug: str):
     """Organiser: add one of the usual categories (``preset``: U8, U10, U12, U14, KIZ)."""
     t, ok = _organised(request, slug)
@@ -94,6 +98,7 @@ def category_quick_add(request, slug: str):
 
 
 @login_required
+@_role(access.can_organise, _lazy("Only the organiser can change the categories and prizes."))
 def category_edit(request, slug: str, category_id: int):
     """Organiser: change a category."""
     t, ok = _organised(request, slug)
@@ -115,6 +120,7 @@ def category_edit(request, slug: str, category_id: int):
 
 @login_required
 @require_POST
+@_role(access.can_organise, _lazy("Only the organiser can change the categories and prizes."))
 def category_delete(request, slug: str, category_id: int):
     """Organiser: delete a category and its prizes."""
     t, ok = _organised(request, slug)
@@ -134,6 +140,7 @@ def category_delete(request, slug: str, category_id: int):
 
 
 @login_required
+@_role(access.can_organise, _lazy("Only the organiser can change the categories and prizes."))
 def prize_edit(request, slug: str, prize_id: int):
     """Organiser: change a prize."""
     t, ok = _organised(request, slug)
@@ -156,6 +163,7 @@ def prize_edit(request, slug: str, prize_id: int):
 
 @login_required
 @require_POST
+@_role(access.can_organise, _lazy("Only the organiser can change the categories and prizes."))
 def prize_delete(request, slug: str, prize_id: int):
     """Organiser: delete a prize."""
     t, ok = _organised(request, slug)

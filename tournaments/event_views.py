@@ -22,6 +22,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from federation.collation import player_sort_key
+from federation.error_views import forbidden
 from federation.errors import ApplicationError
 from federation.models import Player
 from federation.selectors import player_search_q
@@ -42,10 +43,22 @@ def _event(slug: str) -> Event:
 
 
 def _organiser_or_redirect(request, event: Event):
+    """None for the event's organisers; otherwise the 403 page (before any form is read; issue 23)."""
     if events.can_organise_event(request.user, event):
         return None
-    messages.error(request, _("Only the event's organisers can do this."))
-    return redirect("event-detail", slug=event.slug)
+    return forbidden(request, _("Only the event's organisers can do this."))
+
+
+def _event_organiser_required(view):
+    """Permission before validation (issue 23): the event of the ``slug`` in the path (404 when unknown),
+    then the 403 page for anyone but its organisers, before the view looks at the registration or the form."""
+    from functools import wraps
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        return _organiser_or_redirect(request, _event(kwargs["slug"])) or view(request, *args, **kwargs)
+
+    return wrapped
 
 
 _form_error = view_helpers.form_error
@@ -60,8 +73,7 @@ def event_list(request):
 @login_required
 def event_create(request):
     if not events.can_create_event(request.user):
-        messages.error(request, _("Only organisers can create events."))
-        return redirect("event-list")
+        return forbidden(request, _("Only organisers can create events."))
     form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -156,6 +168,7 @@ def event_registrations(request, slug: str):
 
 @login_required
 @require_POST
+@_event_organiser_required
 def event_register(request, slug: str):
     event = _event(slug)
     form = RegisterForm(request.POST)
@@ -189,6 +202,7 @@ def _registrations_url(event: Event) -> str:
 
 @login_required
 @require_POST
+@_event_organiser_required
 def event_registration_move(request, slug: str, reg_id: int):
     event = _event(slug)
     reg = get_object_or_404(EventRegistration.objects.select_related("player"), pk=reg_id, event=event)
@@ -210,6 +224,7 @@ def event_registration_move(request, slug: str, reg_id: int):
 
 @login_required
 @require_POST
+@_event_organiser_required
 def event_registration_remove(request, slug: str, reg_id: int):
     event = _event(slug)
     reg = get_object_or_404(EventRegistration.objects.select_related("player"), pk=reg_id, event=event)
@@ -224,6 +239,7 @@ def event_registration_remove(request, slug: str, reg_id: int):
 
 @login_required
 @require_POST
+@_event_organiser_required
 def event_sync(request, slug: str):
     event = _event(slug)
     try:

@@ -57,6 +57,7 @@ def result_form_setup(match: Match) -> tuple[type[MatchResultForm], int, dict | 
 
 _tournament = view_helpers.visible_tournament
 _lang = view_helpers.page_lang
+_role = view_helpers.role_required
 
 
 def bracket(request, slug: str):
@@ -131,6 +132,7 @@ def standings(request, t: Tournament):
 
 @login_required
 @require_POST
+@_role(access.can_organise, gettext_lazy("Only the organiser can take the qualifiers."))
 def qualifiers_take(request, slug: str):
     """Organiser: enter a final stage's qualifiers (seeded by the earlier stage's final standings)."""
     t = _tournament(request, slug)
@@ -146,6 +148,7 @@ def qualifiers_take(request, slug: str):
 
 @login_required
 @require_POST
+@_role(access.can_organise, gettext_lazy("Only the organiser can start a play-off."))
 def playoff_create(request, slug: str):
     """Organiser: arrange a play-off between the players who share a place of the final standings
     (:func:`tournaments.playoffs.playoff_create`); then pair and play it like any knockout."""

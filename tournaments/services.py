@@ -715,6 +715,8 @@ def entry_withdraw(*, entry: Entry, user=None, reason: str = "") -> Entry:
     withdrawn already; :func:`entry_reinstate` undoes it."""
     if user is not None:
         access.require(access.can_organise(user, entry.tournament))
+    # the tournament first (house lock order, issue 23): tournament_touch below writes it
+    Tournament.objects.select_for_update().filter(pk=entry.tournament_id).values_list("pk").first()
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     if entry.withdrawn:
         raise Conflict(_("%(p)s is already withdrawn.") % {"p": entry.player.full_name})
@@ -735,6 +737,8 @@ def entry_reinstate(*, entry: Entry, user=None, reason: str = "") -> Entry:
     tournament = entry.tournament
     if user is not None:
         access.require(access.can_organise(user, tournament))
+    # the tournament first (house lock order, issue 23): byes are written in its rounds, then it is touched
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list("pk").first()
     entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
     if not entry.withdrawn:
         raise Conflict(_("%(p)s is not withdrawn.") % {"p": entry.player.full_name})
@@ -929,7 +933,8 @@ def round_publish(*, round: Round, user=None) -> Round:
     """Make a paired round's pairing list public (paired → published)."""
     if user is not None:
         access.require(access.can_organise(user, round.tournament), _("Only the organiser can publish pairings."))
-    round = Round.objects.select_for_update().get(pk=round.pk)
+    # tournament, round, boards locked in that order (tournaments.races; issue 23): never the round first
+    _tournament, round, _boards = races.round_lock(round)
     if round.status != Round.Status.PAIRED:
         raise Conflict(_("Only a paired round can be published (this one is %(s)s).") % {"s": round.get_status_display()})
     round.status = Round.Status.PUBLISHED

@@ -35,6 +35,7 @@ from tournaments.models import Round, TeamMember, Tournament
 
 _lang = view_helpers.page_lang
 _act = view_helpers.run_service
+_role = view_helpers.role_required
 
 
 def _tournament(request, slug: str) -> Tournament:
@@ -73,6 +74,7 @@ class TeamTournamentForm(forms.Form):
 
 
 @login_required
+@_role(access.can_create_tournament, gettext_lazy("Only organisers can create tournaments."), tournament=False)
 def team_tournament_create(request):
     if not access.can_create_tournament(request.user):
         messages.error(request, _("Only organisers can create tournaments."))
@@ -113,6 +115,7 @@ def team_list(request, slug: str):
 
 @login_required
 @require_POST
+@_role(access.can_organise, gettext_lazy("Only the organiser can change the teams."))
 def team_add(request, slug: str):
     t = _tournament(request, slug)
     _act(request, teams.team_create, _("Team added."), tournament=t, name=request.POST.get("name", ""),
@@ -122,6 +125,7 @@ def team_add(request, slug: str):
 
 @login_required
 @require_POST
+@_role(access.can_organise, gettext_lazy("Only the organiser can change the teams."))
 def team_withdraw(request, slug: str, team_id: int):
     t = _tournament(request, slug)
     team = get_object_or_404(t.teams, pk=team_id)
@@ -133,6 +137,7 @@ def team_withdraw(request, slug: str, team_id: int):
 
 @login_required
 @require_POST
+@_role(access.can_organise, gettext_lazy("Only the organiser can change the teams."))
 def team_member_add(request, slug: str, team_id: int):
     t = _tournament(request, slug)
     team = get_object_or_404(t.teams, pk=team_id)
@@ -158,6 +163,7 @@ def _member(t: Tournament, member_id: int) -> TeamMember:
 
 @login_required
 @require_POST
+@_role(access.can_organise, gettext_lazy("Only the organiser can change the teams."))
 def team_member_move(request, slug: str, member_id: int):
     t = _tournament(request, slug)
     member = _member(t, member_id)
@@ -173,6 +179,7 @@ def team_member_move(request, slug: str, member_id: int):
 
 @login_required
 @require_POST
+@_role(access.can_organise, gettext_lazy("Only the organiser can change the teams."))
 def team_member_remove(request, slug: str, member_id: int):
     t = _tournament(request, slug)
     member = _member(t, member_id)
@@ -183,6 +190,7 @@ def team_member_remove(request, slug: str, member_id: int):
 
 @login_required
 @require_POST
+@_role(access.can_organise, gettext_lazy("Only the organiser can change the teams."))
 def team_seeds(request, slug: str):
     t = _tournament(request, slug)
     _act(request, teams.team_seeds_sort, _("Starting numbers given by rating."), tournament=t)

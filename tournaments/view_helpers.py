@@ -43,3 +43,29 @@ def run_service(request, func, ok_message: str, **kwargs):
 def form_error(form, exc: ApplicationError) -> None:
     """Show a service's refusal on ``form``: on its field when the form has it, else above the form."""
     form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+
+
+def role_required(check, message: str, *, tournament: bool = True):
+    """Permission before validation (issue 23) for a logged-in HTML view: the 403 page with ``message``
+    unless ``check`` allows the user — ``check(user, tournament)`` on the visible tournament of the
+    ``slug`` in the path (Http404 for an unknown or hidden one), or ``check(user)`` with
+    ``tournament=False``. Runs before the view looks up a round, board or entry or reads the form; put it
+    under ``@login_required`` (anonymous users go to the login page)."""
+    from functools import wraps
+
+    from federation.error_views import forbidden
+
+    def decorator(view):
+        @wraps(view)
+        def wrapped(request, *args, **kwargs):
+            if tournament:
+                allowed = check(request.user, visible_tournament(request, kwargs["slug"]))
+            else:
+                allowed = check(request.user)
+            if not allowed:
+                return forbidden(request, message)
+            return view(request, *args, **kwargs)
+
+        return wrapped
+
+    return decorator

@@ -17,6 +17,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
@@ -24,6 +25,7 @@ from federation.collation import player_sort_key
 from federation.errors import ApplicationError
 from federation.services import player_register
 from federation import roles
+from federation.error_views import forbidden as _forbidden
 from tournaments import access, caching, category_selectors, history, publication, selectors, services, trf_io
 from tournaments import team_views, teams, view_helpers
 from tournaments.forms import (
@@ -128,10 +130,12 @@ def _readable_changes(rnd: Round) -> list[dict]:
 
 
 _act = view_helpers.run_service
+_role = view_helpers.role_required
 
 
 @login_required
 @require_POST
+@_role(access.can_organise, _lazy("Only the organiser can pair rounds."))
 def round_pair(request, slug: str):
     t = _tournament(request, slug)
     seed = (request.POST.get("coin_seed") or "").strip() or None
@@ -144,6 +148,7 @@ def round_pair(request, slug: str):
 
 @login_required
 @require_POST
+@_role(access.can_organise, _lazy("Only the organiser can publish pairings."))
 def round_publish(request, slug: str, number: int):
     rnd = get_object_or_404(Round, tournament=_tournament(request, slug), number=number)
     _act(request, services.round_publish, _("Pairings published."), round=rnd)
@@ -152,6 +157,7 @@ def round_publish(request, slug: str, number: int):
 
 @login_required
 @require_POST
+@_role(access.can_organise, _lazy("Only the organiser can close rounds."))
 def round_close(request, slug: str, number: int):
     rnd = get_object_or_404(Round, tournament=_tournament(request, slug), number=number)
     _act(request, services.round_close, _("Round closed."), round=rnd)
@@ -160,6 +166,7 @@ def round_close(request, slug: str, number: int):
 
 @login_required
 @require_POST
+@_role(access.can_organise, _lazy("Only the organiser can change pairings."))
 def round_swap(request, slug: str, number: int):
     rnd = get_object_or_404(Round, tournament=_tournament(request, slug), number=number)
     try:
@@ -192,13 +199,16 @@ def match_result(request, slug: str, number: int, board: int):
         Match.objects.select_related("white__player", "black__player", "round__tournament", "result_entered_by")
         .filter(round__tournament__slug=slug, round__number=number, board=board).first()
     )
+    # permission before validation (issue 23): the role is checked on the tournament (one query for the
+    # board with its tournament when it exists) before a missing board, a bye or the form is looked at
     if match is None or not publication.tournament_visible(match.round.tournament, request.user):
-        _tournament(request, slug)  # Http404 for a missing or hidden tournament
+        t = _tournament(request, slug)  # Http404 for a missing or hidden tournament
+        if not access.can_enter_results(request.user, t):
+            return _forbidden(request, _("Only referees and organisers can enter results."))
         raise Http404("no such board")
     t = match.round.tournament
     if not access.can_enter_results(request.user, t):
-        messages.error(request, _("Only referees and organisers can enter results."))
-        return redirect("round-detail", slug=slug, number=number)
+        return _forbidden(request, _("Only referees and organisers can enter results."))
     if match.kind == Match.Kind.BYE:
         messages.info(request, _("A bye has no result to enter."))
         return redirect("round-detail", slug=slug, number=number)
@@ -557,6 +567,7 @@ def standings(request, slug: str):
 
 @login_required
 @require_POST
+@_role(access.can_organise, _lazy("Only the organiser can publish standings."))
 def standings_publish(request, slug: str):
     t = _tournament(request, slug)
     _act(request, services.standings_publish, _("Standings published."), tournament=t)
@@ -788,6 +799,7 @@ def export_trf(request, slug: str):
 
 
 @login_required
+@_role(access.can_create_tournament, _lazy("Only organisers can create tournaments."), tournament=False)
 def tournament_create(request):
     if not access.can_create_tournament(request.user):
         messages.error(request, _("Only organisers can create tournaments."))
@@ -819,6 +831,7 @@ def tournament_create(request):
 
 
 @login_required
+@_role(access.can_organise, _lazy("Only the organiser can change entries."))
 def tournament_entries(request, slug: str):
     t = _tournament(request, slug)
     if not access.can_organise(request.user, t):
@@ -872,6 +885,7 @@ def tournament_entries(request, slug: str):
 
 @login_required
 @require_POST
+@_role(access.can_organise, _lazy("Only the organiser can change entries."))
 def entry_withdraw(request, slug: str, start_no: int):
     t = _tournament(request, slug)
     entry = get_object_or_404(t.entries, start_no=start_no)
@@ -880,6 +894,7 @@ def entry_withdraw(request, slug: str, start_no: int):
 
 
 @login_required
+@_role(access.can_create_tournament, _lazy("Only organisers can import tournaments."), tournament=False)
 def trf_import(request):
     """Upload a TRF file; the whole file is imported or nothing is.
 
@@ -1109,6 +1124,7 @@ def trf_import_detail(request, import_id: int):
 
 @login_required
 @require_POST
+@_role(access.can_organise, _lazy("Only the organiser can change entries."))
 def entry_request_bye(request, slug: str):
     """Organiser: a bye requested ahead for a later round (half point or excused zero)."""
     t = _tournament(request, slug)
@@ -1128,6 +1144,7 @@ def entry_request_bye(request, slug: str):
 
 @login_required
 @require_POST
+@_role(access.can_organise, _lazy("Only the organiser can edit the tournament."))
 def tiebreaks_update(request, slug: str):
     """Organiser: the ordered tie-break keys, one per select, blanks ignored."""
     t = _tournament(request, slug)
@@ -1143,6 +1160,7 @@ def tiebreaks_update(request, slug: str):
 
 @login_required
 @require_POST
+@_role(access.can_organise, _lazy("Only the organiser can delete a pairing."))
 def round_delete(request, slug: str, number: int):
     """Organiser: undo the pairing of the last round (no result entered yet)."""
     rnd = Round.objects.filter(tournament=_tournament(request, slug), number=number).first()
@@ -1158,6 +1176,7 @@ def round_delete(request, slug: str, number: int):
 
 @login_required
 @require_POST
+@_role(access.can_organise, _lazy("Only the organiser can reopen rounds."))
 def round_reopen(request, slug: str, number: int):
     """Organiser: reopen the last closed round, with a reason."""
     rnd = get_object_or_404(Round, tournament=_tournament(request, slug), number=number)
@@ -1168,6 +1187,7 @@ def round_reopen(request, slug: str, number: int):
 
 @login_required
 @require_POST
+@_role(access.can_organise, _lazy("Only the organiser can change entries."))
 def entry_reinstate(request, slug: str, start_no: int):
     t = _tournament(request, slug)
     entry = get_object_or_404(t.entries, start_no=start_no)
@@ -1178,6 +1198,7 @@ def entry_reinstate(request, slug: str, start_no: int):
 
 @login_required
 @require_POST
+@_role(access.can_organise, _lazy("Only the organiser can change entries."))
 def bye_withdraw(request, slug: str, start_no: int, number: int):
     t = _tournament(request, slug)
     entry = get_object_or_404(t.entries, start_no=start_no)
@@ -1187,6 +1208,7 @@ def bye_withdraw(request, slug: str, start_no: int, number: int):
 
 
 @login_required
+@_role(access.can_organise, _lazy("Only the organiser can edit the tournament."))
 def tournament_edit(request, slug: str):
     """Organiser: edit the tournament's settings (tie-breaks until round 1 is paired)."""
     t = _tournament(request, slug)
@@ -1208,6 +1230,7 @@ def tournament_edit(request, slug: str):
 
 
 @login_required
+@_role(lambda user, t: roles.is_staff(user), _lazy("Only federation staff can delete tournaments."))
 def tournament_delete(request, slug: str):
     """Staff: delete (or, with rated results, archive) a tournament after typing its slug."""
     t = _tournament(request, slug)
@@ -1234,6 +1257,7 @@ def tournament_delete(request, slug: str):
 
 @login_required
 @require_POST
+@_role(lambda user, t: roles.is_staff(user), _lazy("Only federation staff can restore tournaments."))
 def tournament_restore(request, slug: str):
     t = _tournament(request, slug)
     _act(request, services.tournament_restore, _("%(name)s restored.") % {"name": t.name}, tournament=t,
@@ -1262,6 +1286,7 @@ def tournament_history_page(request, slug: str):
 
 
 @login_required
+@_role(access.can_organise, _lazy("Only the organiser can change forbidden pairs."))
 def forbidden_pairs(request, slug: str):
     """Organiser: the players who must not be paired with each other (in a range of rounds), and a form
     to add one (Swiss events)."""
@@ -1301,6 +1326,7 @@ def forbidden_pairs(request, slug: str):
 
 @login_required
 @require_POST
+@_role(access.can_organise, _lazy("Only the organiser can change forbidden pairs."))
 def forbidden_pair_delete(request, slug: str, pair_id: int):
     """Organiser: remove a forbidden pair (the next pairings may put the two players together)."""
     t = _tournament(request, slug)

@@ -48,7 +48,7 @@ def test_referee_cannot_open_the_entries_page():
     org = organiser()
     t = services.tournament_create(name="Yetki", rounds_total=3, created_by=org)
     r = _client(referee()).get(f"/t/{t.slug}/entries/")
-    assert r.status_code == 302 and t.entries.count() == 0
+    assert r.status_code == 403 and t.entries.count() == 0
 
 
 def test_bye_request_and_tiebreak_order_forms():
