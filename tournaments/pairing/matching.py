@@ -138,11 +138,14 @@ class Matcher:
         for every edge ``k`` set."""
         n, wt, listed, nbv, nbk = self.n, self.wt, self.listed, self.nbv, self.nbk
         ni = i * n
-        ks = [ni + j if i < j else j * n + i for j in js]
+        if js and min(js) > i:  # (the usual case: the edge numbers in bulk)
+            ks = list(map(ni.__add__, js))
+        else:
+            ks = [ni + j if i < j else j * n + i for j in js]
         if mark is not None and list(map(mark.__getitem__, ks)).count(1) != len(ks):
             for k in ks:
                 mark[k] = 1
-        w2s = [w << 1 for w in ws]
+        w2s = list(map((2).__mul__, ws))
         olds = list(map(wt.__getitem__, ks))
         if olds == w2s:
             return
