@@ -138,11 +138,14 @@ class Matcher:
         for every edge ``k`` set."""
         n, wt, listed, nbv, nbk = self.n, self.wt, self.listed, self.nbv, self.nbk
         ni = i * n
-        ks = [ni + j if i < j else j * n + i for j in js]
+        if js and min(js) > i:  # (the usual case: the edge numbers in bulk)
+            ks = list(map(ni.__add__, js))
+        else:
+            ks = [ni + j if i < j else j * n + i for j in js]
         if mark is not None and list(map(mark.__getitem__, ks)).count(1) != len(ks):
             for k in ks:
                 mark[k] = 1
-        w2s = [w << 1 for w in ws]
+        w2s = list(map((2).__mul__, ws))
         olds = list(map(wt.__getitem__, ks))
         if olds == w2s:
             return
@@ -668,12 +671,19 @@ class Matcher:
             unusedblossoms.append(b)
             used.discard(b)
 
-        def augment_blossom(b: int, v: int) -> None:
-            t = v
-            while blossomparent[t] != b:
-                t = blossomparent[t]
+        def augment_blossom(b: int, v: int, up: list[int] | None = None) -> None:
+            # up: the blossoms from v (included) up to b (excluded), found once for the whole
+            # nesting (blossomparent does not change here); climbing again at every level
+            # cost the square of the depth
+            if up is None:
+                up = []
+                t = v
+                while t != b:
+                    up.append(t)
+                    t = blossomparent[t]
+            t = up.pop()
             if t >= n:
-                augment_blossom(t, v)
+                augment_blossom(t, v, up)
             i = j = blossomchilds[b].index(t)
             if i & 1:
                 j -= len(blossomchilds[b])
@@ -719,9 +729,13 @@ class Matcher:
 
         while True:  # stages
             self.stages += 1
+            # every exposed vertex, in order: looked up once per stage (an O(n) pass)
+            free = list(compress(range(n), map(_IS_EXPOSED, mate)))
+            if not free:
+                break  # perfect: a stage would label nothing and find no delta
             # augmenting paths of length one: two exposed single vertices joined by a
             # tight edge (saves a whole stage each)
-            exposed = [v for v in compress(range(n), map(_IS_EXPOSED, mate)) if inblossom[v] == v]
+            exposed = [v for v in free if inblossom[v] == v]
             if len(exposed) * len(exposed) < 2 * sum(len(nbk[v]) for v in exposed):
                 # the first exposed u after v with a tight edge {v, u}: weights and sums of the
                 # duals compared in bulk, candidates checked in order
@@ -757,7 +771,10 @@ class Matcher:
                                 mate[v] = 2 * k + (u > v)
                                 mate[u] = 2 * k + (v > u)
                                 break
-            if any(map(self.label0.__getitem__, compress(range(n), map(_IS_EXPOSED, mate)))):
+            free = list(compress(free, map(_IS_EXPOSED, map(mate.__getitem__, free))))
+            if not free:
+                break  # the length-one augmentations made it perfect
+            if any(map(self.label0.__getitem__, free)):
                 # an isolated pair to be matched again (not the Dutch system's use): no edge
                 # of weight 0 may stay in the lists, no label 3
                 self._compact(all_zero=True)
@@ -770,7 +787,7 @@ class Matcher:
             scanned.clear()
             tleaves.clear()
             becand.clear()
-            for v in compress(range(n), map(_IS_EXPOSED, mate)):
+            for v in free:
                 if label[inblossom[v]] == 0:
                     assign_label(v, 1, -1)
             augmented = False
