@@ -38,7 +38,7 @@ from tournaments.tasks import import_trf_task
 pytestmark = [pytest.mark.chaos, pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 TRF_LEASE = 4  # seconds: TRF_IMPORT_LEASE_SECONDS of the chaos worker (heartbeat every second)
-TRF_RUN = 30.0  # seconds allowed for the import's own (second) run of 3,000 players on a loaded machine
+TRF_RUN = 45.0  # seconds allowed for the import's own (second) run of 3,000 players (15-25 s; 2 loaded cores)
 TRF_PROMISE = VISIBILITY + TRF_LEASE + TRF_RUN  # seconds from the kill to done/failed
 PLAYERS = 3000
 
