@@ -197,9 +197,12 @@ CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=1800)}
 CELERY_RESULT_EXPIRES = 24 * 3600  # seconds a task's result is kept (Redis key expiry)
 # Periodic jobs, sent by `celery -A federation beat` (one beat process per deployment).
+# TRF_IMPORT_SWEEP_SECONDS (60): how often the TRF sweep runs; a killed import ends within
+# TRF_IMPORT_LEASE_SECONDS + this + its own run time (docs/operations.md).
+TRF_IMPORT_SWEEP_SECONDS = env.float("TRF_IMPORT_SWEEP_SECONDS", default=60.0)
 CELERY_BEAT_SCHEDULE = {
     "sweep-stuck-record-imports": {"task": "games.sweep_stuck_imports", "schedule": 60.0},
-    "sweep-stuck-trf-imports": {"task": "tournaments.sweep_stuck_trf_imports", "schedule": 60.0},
+    "sweep-stuck-trf-imports": {"task": "tournaments.sweep_stuck_trf_imports", "schedule": TRF_IMPORT_SWEEP_SECONDS},
     # every night at 03:30 (TIME_ZONE): the database's invariants (stones, match shapes, standings and
     # their cached copies, ratings); each violation is logged at ERROR level (tournaments/invariants.py)
     "check-invariants": {"task": "tournaments.check_invariants", "schedule": crontab(hour=3, minute=30)},

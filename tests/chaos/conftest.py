@@ -34,3 +34,22 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.section("chaos figures")
         for line in SUMMARY:
             terminalreporter.write_line(line)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(request, django_test_environment, django_db_blocker, django_db_use_migrations,
+                    django_db_keepdb, django_db_createdb, django_db_modify_db_settings):
+    """pytest-django's ``django_db_setup``, but the ``default`` test database is always created (with its
+    migrations): tests/chaos/test_races.py uses it without a ``django_db`` mark (a module-wide unblock,
+    flushed once), which pytest-django would not count. No serialized rollback in the chaos run."""
+    from django.test.utils import setup_databases, teardown_databases
+
+    assert django_db_use_migrations, "the chaos run tests the migrated schema"
+    keep = django_db_keepdb and not django_db_createdb
+    with django_db_blocker.unblock():
+        db_cfg = setup_databases(verbosity=request.config.option.verbose, interactive=False, aliases={"default"},
+                                 serialized_aliases=set(), keepdb=keep)
+    yield
+    if not django_db_keepdb:
+        with django_db_blocker.unblock():
+            teardown_databases(db_cfg, verbosity=request.config.option.verbose)

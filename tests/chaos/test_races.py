@@ -17,8 +17,10 @@ on whichever database the run has (SQLite file by tests/chaos/conftest.py, or Po
 Per trial: no 5xx, only the allowed statuses, nothing lost or half-saved (the round, its boards and
 sets as the winner's answer says), and ``tournaments.invariants.check_tournament`` finds nothing. The
 figures (trials, outcomes, p95 request times) are printed at the end of the run. Each request runs in
-a thread of its own, with its own database connection (Django's test client, a ``transaction=True``
-test: the data is committed). Failures are collected over all trials and reported together; nothing
+a thread of its own, with its own database connection (Django's test client). The data is committed:
+the module runs with the database unblocked in autocommit, as a ``transaction=True`` test would, and
+flushes it once at its end rather than after each race (a flush of every table, and the post-migrate
+signal after it, costs seconds). Failures are collected over all trials and reported together; nothing
 is marked xfail.
 """
 from __future__ import annotations
@@ -28,6 +30,7 @@ import threading
 import time
 
 import pytest
+from django.core.management import call_command
 from django.db import connections
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
@@ -37,7 +40,18 @@ from tests.factories import PlayerFactory, organiser
 from tournaments import invariants, services
 from tournaments.models import Match, Round, SetResult, Tournament
 
-pytestmark = [pytest.mark.chaos, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.chaos]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def committed_db(django_db_setup, django_db_blocker):
+    """The test database, unblocked for the whole module (autocommit: every write is committed, the
+    racing threads see it); flushed once at the end (the other chaos modules start from it empty)."""
+    with django_db_blocker.unblock():
+        try:
+            yield
+        finally:
+            call_command("flush", interactive=False, verbosity=0)
 
 
 def _sets(*pairs):
@@ -52,9 +66,10 @@ ONE_SET = _sets((30, 18))
 class Setup:
     """Two organisers with API tokens (one per racing thread)."""
 
-    def __init__(self) -> None:
-        self.org = organiser(username="chaos-org")
-        self.org2 = organiser(username="chaos-org2")
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.org = organiser(username=f"chaos-{name}-org")
+        self.org2 = organiser(username=f"chaos-{name}-org2")
         self.keys = [Token.objects.create(user=u).key for u in (self.org, self.org2)]
         self.n = 0
 
@@ -66,10 +81,10 @@ class Setup:
     def round1(self, *, results: int) -> Tournament:
         """A published round 1 (2 boards), the first ``results`` boards with a 2-0 result."""
         self.n += 1
-        t = services.tournament_create(name=f"Kaos {self.n}", rounds_total=3, created_by=self.org)
+        t = services.tournament_create(name=f"Kaos {self.name} {self.n}", rounds_total=3, created_by=self.org)
         for i in range(4):
             services.entry_add(tournament=t, player=PlayerFactory(rating=1800 - 10 * i), user=self.org)
-        rnd = services.round_pair(tournament=t, user=self.org, coin_seed=f"kaos{self.n}")
+        rnd = services.round_pair(tournament=t, user=self.org, coin_seed=f"kaos-{self.name}-{self.n}")
         services.round_publish(round=rnd, user=self.org)
         for m in Match.objects.filter(round=rnd).order_by("board")[:results]:
             services.match_result_enter(
@@ -156,7 +171,7 @@ def _url(t, rest=""):
 
 
 def test_result_against_round_close():
-    s, tally = Setup(), Tally("result-vs-close")
+    s, tally = Setup("result-vs-close"), Tally("result-vs-close")
     a, b = s.client(0), s.client(1)
     for n in range(trials()):
         t = s.round1(results=1)
@@ -180,7 +195,7 @@ def test_result_against_round_close():
 
 
 def test_partial_correction_against_round_close():
-    s, tally = Setup(), Tally("partial-vs-close")
+    s, tally = Setup("partial-vs-close"), Tally("partial-vs-close")
     a, b = s.client(0), s.client(1)
     for n in range(trials()):
         t = s.round1(results=2)
@@ -207,7 +222,7 @@ def test_partial_correction_against_round_close():
 
 
 def test_first_result_against_pairing_undo():
-    s, tally = Setup(), Tally("result-vs-undo")
+    s, tally = Setup("result-vs-undo"), Tally("result-vs-undo")
     a, b = s.client(0), s.client(1)
     for n in range(trials()):
         t = s.round1(results=0)
@@ -231,7 +246,7 @@ def test_first_result_against_pairing_undo():
 
 
 def test_two_results_on_one_board():
-    s, tally = Setup(), Tally("result-vs-result")
+    s, tally = Setup("result-vs-result"), Tally("result-vs-result")
     a, b = s.client(0), s.client(1)
     t = s.round1(results=1)  # one board, corrected again and again: each trial starts from its version
     m1 = Match.objects.get(round__tournament=t, round__number=1, board=1)

@@ -124,3 +124,25 @@ def test_a_running_import_writes_its_heartbeat(settings):
     row.refresh_from_db()
     assert out["status"] == "done" and row.attempts == 1
     assert (row.heartbeat_at - row.created_at).total_seconds() >= 0.9
+
+
+def test_the_lease_and_the_sweep_period_are_read_from_the_environment():
+    """The chaos run (and an operator) shortens them by environment variables (django-environ):
+    the promise for a killed import is lease + sweep period + its run (docs/operations.md)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    code = ("import django, json; django.setup(); from django.conf import settings as s; "
+            "print(json.dumps([s.TRF_IMPORT_LEASE_SECONDS, "
+            "s.CELERY_BEAT_SCHEDULE['sweep-stuck-trf-imports']['schedule']]))")
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "federation.settings.test", "TRF_IMPORT_LEASE_SECONDS": "7",
+           "TRF_IMPORT_SWEEP_SECONDS": "5"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60,
+                         cwd=Path(__file__).resolve().parents[2], check=True).stdout
+    assert json.loads(out.strip().splitlines()[-1]) == [7, 5.0]
+    env.pop("TRF_IMPORT_LEASE_SECONDS"), env.pop("TRF_IMPORT_SWEEP_SECONDS")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60,
+                         cwd=Path(__file__).resolve().parents[2], check=True).stdout
+    assert json.loads(out.strip().splitlines()[-1]) == [60, 60.0]
