@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import exceptions as drf_exceptions
 from rest_framework import generics, status
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -115,6 +115,7 @@ def _entry_data(entry: Entry, user) -> dict:
 # --------------------------------------------------------------------------------------------
 
 
+@extend_schema_field({"type": "integer", "minimum": 1900, "maximum": 2100})
 class YearFilter(django_filters.NumberFilter):
     """A whole year 1900..2100 (a decimal or out-of-range value is a 400, not an overflow)."""
 

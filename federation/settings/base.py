@@ -266,6 +266,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Tournaments, pairings, three-set match results, standings and crosstables.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # a CharField that refuses "" says so (minLength: 1), as the server checks it
+    "ENFORCE_NON_BLANK_FIELDS": True,
     # Swagger UI served from our own static files (no CDN: works offline and in closed halls)
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
