@@ -7,6 +7,8 @@ the error envelope ``{"error": {"code", "message", "field"}}`` (``federation.api
 """
 from __future__ import annotations
 
+from drf_spectacular.extensions import OpenApiSerializerExtension
+
 COMMON_ERRORS = {
     "400": "Bad input: the field and the reason are in the error.",
     "401": "Not logged in, or wrong credentials.",
@@ -38,6 +40,7 @@ def document_errors(result, generator, request, public):
         for method, operation in path_item.items():
             if method not in ("get", "post", "put", "patch", "delete"):
                 continue
+            _uploads_are_binary(operation, schemas)
             responses = operation.setdefault("responses", {})
             errors = dict(COMMON_ERRORS)
             if "requestBody" in operation:
@@ -47,3 +50,35 @@ def document_errors(result, generator, request, public):
                     status, {"description": description, "content": {"application/json": {"schema": ERROR_REF}}}
                 )
     return result
+
+
+def _uploads_are_binary(operation, schemas) -> None:
+    """A file field of a multipart body is the file's bytes (``format: binary``), not a URI (what
+    drf-spectacular writes for a ``FileField`` without COMPONENT_SPLIT_REQUEST): a client sending a
+    URI string gets 400 "not a file"."""
+    media = operation.get("requestBody", {}).get("content", {}).get("multipart/form-data", {})
+    ref = media.get("schema", {}).get("$ref", "")
+    component = schemas.get(ref.rsplit("/", 1)[-1]) if ref else None
+    for prop in (component or {}).get("properties", {}).values():
+        if prop.get("format") == "uri":
+            prop["format"] = "binary"
+
+
+class RefusesUnknownKeys(OpenApiSerializerExtension):
+    """A :class:`federation.api_views.StrictInputSerializer` answers 400 "Unknown field." to a key it
+    does not declare: its schema says so (``additionalProperties: false``). Registered on import
+    (``FederationConfig.ready``)."""
+
+    target_class = "federation.api_views.StrictInputSerializer"
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema, direction):
+        schema = auto_schema._map_basic_serializer(self.target, direction)
+        schema["additionalProperties"] = False
+        return schema
+
+
+class SettingsRefuseUnknownKeys(RefusesUnknownKeys):
+    """The tournament settings PATCH refuses a key it does not declare in the same way."""
+
+    target_class = "tournaments.serializers.TournamentUpdateInputSerializer"

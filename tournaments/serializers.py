@@ -25,15 +25,26 @@ class TournamentFilterSerializer(serializers.Serializer):
     year = serializers.IntegerField(min_value=1900, max_value=2100, required=False, help_text="Year of the start date.")
 
 
+@extend_schema_field({"type": "integer", "minimum": 1, "maximum": 99})
+class _RoundsTotalField(serializers.IntegerField):
+    """An integer whose schema states the 1..99 that ``tournament_create`` checks (400 with field
+    ``rounds_total`` and its own message)."""
+
+
+@extend_schema_field({"type": "integer", "enum": [1, 3, 5, 7]})
+class _SetsPerMatchField(serializers.IntegerField):
+    """An integer whose schema states the odd 1, 3, 5 or 7 that ``tournament_create`` checks."""
+
+
 class TournamentCreateInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=160)
-    rounds_total = serializers.IntegerField(help_text="Number of rounds, 1..99.")
+    rounds_total = _RoundsTotalField(help_text="Number of rounds, 1..99.")
     system = serializers.ChoiceField(choices=Tournament.System.choices, default=Tournament.System.SWISS)
     start_date = serializers.DateField(required=False, allow_null=True, default=None)
     end_date = serializers.DateField(required=False, allow_null=True, default=None)
     city = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
     venue = serializers.CharField(max_length=160, required=False, allow_blank=True, default="")
-    sets_per_match = serializers.IntegerField(default=3, help_text="Odd: 1, 3 (default), 5 or 7.")
+    sets_per_match = _SetsPerMatchField(default=3, help_text="Odd: 1, 3 (default), 5 or 7.")
     variant = serializers.ChoiceField(choices=Tournament.Variant.choices, default=Tournament.Variant.FEDERATION)
     tiebreaks = serializers.ListField(
         child=serializers.CharField(), required=False, allow_null=True, default=None,

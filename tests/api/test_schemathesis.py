@@ -1,9 +1,12 @@
 """Property-based API testing with schemathesis against the OpenAPI schema drf-spectacular serves:
-every operation, with generated inputs, as anonymous, referee and organiser. Every answer must be a
-documented status with a body that matches the schema — never a 5xx.
+every operation, with generated inputs (schemathesis's coverage, example and fuzzing phases; valid and
+invalid data), as anonymous, referee, organiser and staff, with every built-in check: each answer is a
+documented status with a body that matches the schema, never a 5xx; a schema-valid request is accepted
+(or a documented 401/403/404/409/429); a schema-violating one is refused with a 4xx.
 
-Time-boxed by ``SCHEMATHESIS_EXAMPLES`` examples per operation and role: 20 on PostgreSQL (CI's service
-step: ≥ 2,000 cases, asserted by the last test), 5 on the embedded SQLite run (a smoke pass); ``0`` skips.
+Time-boxed by ``SCHEMATHESIS_EXAMPLES`` examples per operation and identity: 2 on PostgreSQL (CI's
+service step; the coverage phase adds the boundary cases: ≥ 2,000 requests per identity, asserted by the
+last test), 1 on the embedded SQLite run (a smoke pass); ``0`` skips.
 """
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ schema = _schema()
 def _default_examples() -> str:
     from django.conf import settings as django_settings
 
-    return "20" if django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql") else "5"
+    return "2" if django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql") else "1"
 
 
 EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES") or _default_examples())
@@ -41,6 +44,10 @@ CASES = {role: 0 for role in ROLES}
 # SCHEMATHESIS_COLLECT=1 (diagnosis): record every failure by role and check instead of failing, and
 # print the tally in the last test.
 COLLECT = os.environ.get("SCHEMATHESIS_COLLECT") == "1"
+# The one exemption: two operations whose body is a text in a grammar no JSON schema can state (a
+# TRF-16 file; a game record's move list). Checking that text is what they are for, so a schema-valid
+# but ill-formed file or record is rightly a 400 with the field and the reason; every other check runs.
+GRAMMAR_BODIES = {"POST /api/tournaments/import-trf/", "POST /api/games/validate-record/"}
 FAILURES: dict[tuple[str, str], list[str]] = {}
 
 
@@ -98,15 +105,16 @@ def test_api_conforms_to_its_schema(case, role, api_world):
     if EXAMPLES == 0:
         pytest.skip("SCHEMATHESIS_EXAMPLES=0")
     CASES[role] += 1
+    excluded = [schemathesis.checks.positive_data_acceptance] if case.operation.label in GRAMMAR_BODIES else []
     if not COLLECT:
-        case.call_and_validate(headers=_headers(api_world, role))
+        case.call_and_validate(headers=_headers(api_world, role), excluded_checks=excluded)
         return
     from schemathesis.core.failures import Failure, FailureGroup
 
     headers = _headers(api_world, role)
     response = case.call(headers=headers)
     try:
-        case.validate_response(response, headers=headers)
+        case.validate_response(response, headers=headers, excluded_checks=excluded)
     except (FailureGroup, Failure) as exc:
         for failure in getattr(exc, "exceptions", [exc]):
             key = (role, type(failure).__name__)
@@ -116,7 +124,8 @@ def test_api_conforms_to_its_schema(case, role, api_world):
 
 
 def test_enough_cases_were_run():
-    """The run above is not vacuous: ≥ 2,000 generated requests per identity at 20 examples (≥ 500 at 5)."""
+    """The run above is not vacuous: ≥ 2,000 generated requests per identity on PostgreSQL (CI), ≥ 500 on
+    the SQLite smoke pass."""
     if EXAMPLES == 0 or not any(CASES.values()):
         pytest.skip("the schemathesis run did not run in this session (deselected or skipped)")
     print(f"schemathesis: generated requests per identity {CASES}")
@@ -126,5 +135,8 @@ def test_enough_cases_were_run():
             for item in items[:1000]:
                 print("   ", item)
         return
+    from django.conf import settings as django_settings
+
+    on_postgres = django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
     for role in ROLES:
-        assert CASES[role] >= 100 * EXAMPLES, CASES
+        assert CASES[role] >= (2000 if on_postgres else 500), CASES
