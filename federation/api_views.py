@@ -251,12 +251,17 @@ class StrictInputSerializer(serializers.Serializer):
     silently ignored); ``rating`` gets its own reason: the rating run owns it."""
 
     def validate(self, attrs):
-        unknown = [k for k in getattr(self, "initial_data", {}) if k not in self.fields]
+        initial = getattr(self, "initial_data", {})
+        unknown = [k for k in initial if k not in self.fields]
         if unknown:
             key = unknown[0]
             if key == "rating":
                 raise serializers.ValidationError({key: _("The rating is set by the rating run, not by hand.")})
             raise serializers.ValidationError({key: _("Unknown field.")})
+        for name, field in self.fields.items():  # JSON 0 is not the text "0" (DRF would convert it)
+            value = initial.get(name) if hasattr(initial, "get") else None
+            if isinstance(field, serializers.CharField) and value is not None and not isinstance(value, str):
+                raise serializers.ValidationError({name: field.error_messages["invalid"]})
         return attrs
 
 

@@ -41,6 +41,7 @@ def document_errors(result, generator, request, public):
             if method not in ("get", "post", "put", "patch", "delete"):
                 continue
             _uploads_are_binary(operation, schemas)
+            _page_bounds(operation)
             responses = operation.setdefault("responses", {})
             errors = dict(COMMON_ERRORS)
             if "requestBody" in operation:
@@ -50,6 +51,18 @@ def document_errors(result, generator, request, public):
                     status, {"description": description, "content": {"application/json": {"schema": ERROR_REF}}}
                 )
     return result
+
+
+def _page_bounds(operation) -> None:
+    """``limit``/``offset`` query parameters declared by hand (``OpenApiParameter("limit", int)``)
+    get the bounds :class:`federation.drf.Pagination` enforces (outside them: 400)."""
+    from federation.drf import Pagination
+
+    bounds = {"limit": {"minimum": 1, "maximum": Pagination.max_limit, "default": Pagination.default_limit},
+              "offset": {"minimum": 0, "maximum": Pagination.max_offset, "default": 0}}
+    for param in operation.get("parameters", []):
+        if param.get("in") == "query" and param.get("name") in bounds and "minimum" not in param.get("schema", {}):
+            param.setdefault("schema", {}).update(bounds[param["name"]])
 
 
 def _uploads_are_binary(operation, schemas) -> None:

@@ -12,11 +12,11 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from federation.api_views import error_responses, player_get, validated_input
+from federation.drf import Pagination
 from ratings import selectors
 
 STATUS_HELP = '"unrated", "provisional" (fewer than 30 rated sets) or "established".'
@@ -95,7 +95,7 @@ class RatingListApi(APIView):
     """The national rating list: rated players with filters ``club``, ``city``, ``sex``, ``age``,
     ``year``, ``search``; ``order`` rating (default) or name; ``limit``/``offset`` pages."""
 
-    pagination_class = LimitOffsetPagination
+    pagination_class = Pagination  # limit 1..1000, offset 0..10⁹; anything else a 400
 
     @extend_schema(
         operation_id="ratings_list", tags=["ratings"],
@@ -390,7 +390,7 @@ class OfficialListArchiveApi(APIView):
 class OfficialListCurrentApi(APIView):
     """The current official list (the newest in force) with its lines, filtered and paginated."""
 
-    pagination_class = LimitOffsetPagination
+    pagination_class = Pagination  # limit 1..1000, offset 0..10⁹; anything else a 400
 
     @extend_schema(
         operation_id="rating_lists_current", tags=["ratings"],
@@ -413,7 +413,7 @@ class OfficialListDetailApi(APIView):
     """The official list of a date (the one in force; else the one withdrawn last, marked) with its
     lines in list order, filters ``category`` and ``active``, ``limit``/``offset`` pages."""
 
-    pagination_class = LimitOffsetPagination
+    pagination_class = Pagination  # limit 1..1000, offset 0..10⁹; anything else a 400
 
     @extend_schema(
         operation_id="rating_lists_retrieve", tags=["ratings"],

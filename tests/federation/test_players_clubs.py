@@ -571,7 +571,7 @@ def test_schema_names_the_write_operations():
         "players_create", "players_update", "players_deactivate", "players_activate", "players_merge",
         "clubs_create", "clubs_retrieve", "clubs_update", "clubs_deactivate", "clubs_activate",
     } <= ops
-    body = schema["components"]["schemas"]["PatchedPlayerUpdateInput"]["properties"]
+    body = schema["components"]["schemas"]["PatchedPlayerUpdateInputRequest"]["properties"]
     assert body["last_name"]["maxLength"] == 60 and body["birth_year"]["minimum"] == 1900
 
 
