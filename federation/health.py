@@ -8,6 +8,16 @@ learns nothing from it but "ok"). Response: ``200`` with ``{"status": "ok", "che
 check(s) set to ``"failing"`` (the reason is logged, not shown). In the embedded mode the broker is
 ``"eager"`` (no broker: jobs run in the web process) and the cache ``"local"`` (each process's memory),
 both healthy. Each check gives up after about a second (``HEALTH_TIMEOUT``).
+
+Workers: a broker that answers says nothing about whether a worker consumes from it. Every Celery worker
+writes its heartbeat time to the cache (:func:`record_worker_heartbeat`, on ``worker_ready`` and on each
+of Celery's own worker heartbeats, at most every ``WORKER_HEARTBEAT_WRITE_SECONDS``); ``/healthz`` reports
+``"worker_heartbeat_age"`` (seconds since the youngest heartbeat of any worker, ``null`` when none or in
+the embedded mode) and the check ``"workers"``: ``"ok"``, ``"eager"`` (embedded: no workers), or
+``"missing"`` when no heartbeat is younger than ``WORKER_HEARTBEAT_MAX_AGE`` seconds (60). A missing
+worker makes ``"status": "degraded"`` with HTTP 200, not 503: the web instance itself still serves (and
+compose starts the workers only once ``web`` is healthy, so a 503 here would keep them from ever starting);
+a monitor should alert on ``degraded``.
 """
 from __future__ import annotations
 
@@ -57,11 +67,58 @@ def check_broker() -> str:
     return "ok"
 
 
-CHECKS: dict[str, Callable[[], str]] = {"database": check_database, "cache": check_cache, "broker": check_broker}
+HEARTBEAT_KEY = "federation:worker-heartbeat"
+_last_written: list[float] = [0.0]
+
+
+def record_worker_heartbeat(*, hostname: str = "", force: bool = False) -> None:
+    """Store ``{"at": epoch seconds, "worker": hostname}`` under :data:`HEARTBEAT_KEY` in the cache (kept
+    10 minutes), at most once every ``WORKER_HEARTBEAT_WRITE_SECONDS`` per process unless ``force``.
+    Called in the worker (federation/celery.py's signal handlers); never raises (the cache fails open)."""
+    import time
+
+    from django.core.cache import cache
+
+    now = time.time()
+    if not force and now - _last_written[0] < getattr(settings, "WORKER_HEARTBEAT_WRITE_SECONDS", 10):
+        return
+    _last_written[0] = now
+    try:
+        cache.set(HEARTBEAT_KEY, {"at": now, "worker": hostname}, timeout=600)
+    except Exception as exc:  # a heartbeat must never break the worker
+        logger.warning("worker heartbeat not written: %s", exc)
+
+
+def worker_heartbeat_age() -> float | None:
+    """Seconds since the youngest worker heartbeat in the cache, rounded to 0.1; ``None`` when none."""
+    import time
+
+    from django.core.cache import cache
+
+    beat = cache.get(HEARTBEAT_KEY)
+    if not isinstance(beat, dict) or "at" not in beat:
+        return None
+    return round(max(time.time() - float(beat["at"]), 0.0), 1)
+
+
+def check_workers() -> str:
+    """``"eager"`` without workers (embedded), ``"ok"`` with a heartbeat younger than
+    ``WORKER_HEARTBEAT_MAX_AGE`` seconds, ``"missing"`` otherwise (degraded, not failing)."""
+    if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
+        return "eager"
+    age = worker_heartbeat_age()
+    if age is None or age > getattr(settings, "WORKER_HEARTBEAT_MAX_AGE", 60):
+        return "missing"
+    return "ok"
+
+
+CHECKS: dict[str, Callable[[], str]] = {"database": check_database, "cache": check_cache, "broker": check_broker,
+                                        "workers": check_workers}
 
 
 def health() -> tuple[bool, dict[str, str]]:
-    """Run every check of :data:`CHECKS`: ``(all healthy, {name: "ok" | "local" | "eager" | "failing"})``."""
+    """Run every check of :data:`CHECKS`: ``(all healthy, {name: "ok" | "local" | "eager" | "missing" |
+    "failing"})``; ``"missing"`` workers do not make it unhealthy (the status says ``degraded``)."""
     results: dict[str, str] = {}
     for name, check in CHECKS.items():
         try:
@@ -84,7 +141,14 @@ class HealthCheckMiddleware:
         if request.method not in ("GET", "HEAD"):
             return HttpResponse(status=405, headers={"Allow": "GET, HEAD"})
         ok, checks = health()
-        body = json.dumps({"status": "ok" if ok else "failing", "checks": checks})
+        status = "failing" if not ok else "degraded" if checks.get("workers") == "missing" else "ok"
+        age = None
+        if checks.get("workers") not in ("eager", "failing", None):
+            try:
+                age = worker_heartbeat_age()
+            except Exception:  # already reported by the check
+                age = None
+        body = json.dumps({"status": status, "checks": checks, "worker_heartbeat_age": age})
         return HttpResponse(
             body if request.method == "GET" else b"", status=200 if ok else 503, content_type="application/json",
             headers={"Cache-Control": "no-store"},

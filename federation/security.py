@@ -76,3 +76,28 @@ def lockout_response(request, original_response=None, credentials=None):
     if seconds:
         response["Retry-After"] = str(seconds)
     return response
+
+
+#: the forwarded headers our proxy sets; believed only from it (``SECURE_PROXY_SSL_HEADER`` reads the first)
+FORWARDED_HEADERS = ("HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_HOST",
+                     "HTTP_X_FORWARDED_PORT", "HTTP_FORWARDED")
+
+
+class UntrustedForwardedHeadersMiddleware:
+    """Drop the ``X-Forwarded-*`` / ``Forwarded`` headers of a request that did not come from our proxy.
+
+    Behind the proxy (``BEHIND_PROXY``) Django believes ``X-Forwarded-Proto`` (``SECURE_PROXY_SSL_HEADER``):
+    a client that reaches the web port directly could otherwise claim HTTPS (secure cookies sent over
+    plain http, no HTTPS redirect). Only a request whose ``REMOTE_ADDR`` is one of ``TRUSTED_PROXIES``
+    (``FORWARDED_ALLOW_IPS``) keeps them. Without ``BEHIND_PROXY`` nothing reads the headers, and they
+    are dropped too. Placed before ``SecurityMiddleware``."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        meta = request.META
+        if not (getattr(settings, "BEHIND_PROXY", False) and _from_trusted_proxy(meta.get("REMOTE_ADDR") or "")):
+            for header in FORWARDED_HEADERS:
+                meta.pop(header, None)
+        return self.get_response(request)

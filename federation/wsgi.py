@@ -5,3 +5,7 @@ from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings.production")
 application = get_wsgi_application()
+
+from federation.dbtimeout import install_for_web  # noqa: E402 (after setup)
+
+install_for_web()  # a statement timeout on the web's database connections

@@ -172,7 +172,9 @@ class RatingParameterSet(models.Model):
     ``system`` names the engine system (``"margin"`` = the federation's rating, see
     :func:`ratings.services.rating_system`); ``params`` the keyword arguments of its params dataclass
     (JSON object; the engine validates them). ``report`` is what produced the set (``rating_tune``'s
-    JSON: held-out log loss, sets, split) or ``{}`` for a set entered by hand.
+    JSON: held-out log loss, sets, split) or ``{}`` for a set entered by hand. Every value lies in its
+    admitted range (``ratings.engine.parameters``). ``rerating_failed_at`` / ``rerating_error``: when and
+    why the full re-rating with this set failed (the adoption was then undone, issue 23).
 
     At most one set is *adopted* at a time (``adopted_at`` not null and ``retired_at`` null); with none,
     the engine's shipped defaults are used. Rows are never deleted: adopting another set retires the
@@ -200,6 +202,8 @@ class RatingParameterSet(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
         verbose_name=_("retired by"),
     )
+    rerating_failed_at = models.DateTimeField(_("re-rating failed at"), null=True, blank=True)
+    rerating_error = models.TextField(_("why the re-rating failed"), blank=True, default="")
     history = history()  # adoptions and retirements with who, when, why (federation.audit)
 
     class Meta:
@@ -223,6 +227,18 @@ class RatingParameterSet(models.Model):
     @property
     def in_force(self) -> bool:
         return self.adopted_at is not None and self.retired_at is None
+
+    def clean(self) -> None:
+        """Refuse parameters outside their admitted range (:data:`ratings.engine.parameters.PARAMETER_RANGES`)
+        wherever a form saves the row (issue 23); the services check them too (``ratings.parameter_checks``)."""
+        from django.core.exceptions import ValidationError
+
+        from ratings.parameter_checks import range_refusal
+
+        super().clean()
+        refusal = range_refusal(self.params) if isinstance(self.params, dict) else None
+        if refusal:
+            raise ValidationError({"params": refusal})
 
 
 class RatingList(models.Model):

@@ -8,7 +8,8 @@ by ``ratings.urls_api``:
 - ``POST /api/ratings/parameters/revert/`` — return to the engine's shipped defaults; a full re-rating follows.
 
 Anonymous → 401, not staff → 403; errors are ``{"error": {"code", "message", "field"}}`` (a bad
-parameter: 400, field ``params``, the message naming it; a missing reason: 400, field ``reason``).
+parameter or a value outside its admitted range, ``ratings.engine.parameters``: 400, field ``params``,
+the message naming it and saying why; a missing reason: 400, field ``reason``).
 Writes call :mod:`ratings.services`, reads :func:`ratings.selectors.parameter_overview`.
 """
 from __future__ import annotations
@@ -25,6 +26,7 @@ from federation.api_views import StrictInputSerializer, error_responses, validat
 from federation.errors import NotFound, PermissionDenied
 from ratings import selectors, services
 from ratings.models import RatingParameterSet
+from ratings.parameter_checks import latest_rerating_failure
 
 
 def _require_staff(user) -> None:
@@ -77,6 +79,14 @@ class ReratingStateSerializer(serializers.Serializer):
     last_rated_at = serializers.DateTimeField(allow_null=True)
 
 
+class ReratingFailureSerializer(serializers.Serializer):
+    parameter_set = serializers.IntegerField(source="pk", help_text="The set the failed re-rating ran with.")
+    label = serializers.CharField()
+    in_force = serializers.BooleanField(help_text="False when its adoption was undone because of the failure.")
+    failed_at = serializers.DateTimeField(source="rerating_failed_at")
+    error = serializers.CharField(source="rerating_error", help_text="Why it failed (exception class and message).")
+
+
 class ParameterOverviewSerializer(serializers.Serializer):
     system = serializers.CharField()
     defaults = serializers.DictField(help_text="The engine's shipped defaults (name -> value).")
@@ -85,6 +95,9 @@ class ParameterOverviewSerializer(serializers.Serializer):
     rerating = ReratingStateSerializer()
     history = ParameterSetSerializer(many=True, help_text="Every set ever adopted, newest adoption first.")
     candidates = ParameterSetSerializer(many=True, help_text="Sets saved and never adopted, newest first.")
+    rerating_failure = ReratingFailureSerializer(
+        allow_null=True, help_text="The last full re-rating's failure when none succeeded since (the previous "
+                                   "ratings are still served), else null.")
 
 
 class ParameterSetCreateInputSerializer(StrictInputSerializer):
@@ -102,6 +115,7 @@ def _overview_body(overview: selectors.ParameterOverview) -> dict:
         "system": overview.system, "defaults": overview.defaults, "in_force": overview.in_force,
         "params": {row.name: row.value for row in overview.rows}, "rerating": overview.rerating.as_dict(),
         "history": list(overview.history), "candidates": list(overview.candidates),
+        "rerating_failure": latest_rerating_failure(),
     }
 
 

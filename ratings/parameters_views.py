@@ -2,7 +2,7 @@
 the shipped defaults) with every parameter, the history of adoptions (who, when, why, retired when),
 the saved candidates with their tuning report (``manage.py rating_tune --save``), a form per candidate
 to adopt it (reason required; a full re-rating follows), a form to return to the shipped defaults and
-one to enter a set by hand. Writes go through :mod:`ratings.services`; a refusal is shown next to the
+one to enter a set by hand, and why the last full re-rating failed when it did (issue 23). Writes go through :mod:`ratings.services`; a refusal is shown next to the
 field it names. Federation staff only (:func:`federation.roles.is_staff`)."""
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from federation.errors import ApplicationError
 from federation.forms import reason_field
 from ratings import selectors, services
 from ratings.models import RatingParameterSet
+from ratings.parameter_checks import latest_rerating_failure
 
 
 class ParameterSetForm(forms.Form):
@@ -127,6 +128,7 @@ def parameters_page(request, *, forms_by_key: dict | None = None, status: int = 
     in_force_json = json.dumps({r.name: r.value for r in overview.rows}, indent=1)
     context = {
         "overview": overview, "candidates": candidates, "history": history,
+        "rerating_failure": latest_rerating_failure(),
         "revert_form": forms_by_key.get("revert") or AdoptForm(prefix="revert"),
         "create_form": forms_by_key.get("create") or ParameterSetForm(initial={"params": in_force_json}),
     }

@@ -582,16 +582,14 @@ def _clean_params(params) -> dict:
     """``params`` (name -> value) checked against the federation system's parameters and returned as
     every parameter's value (the given ones over the shipped defaults, in the engine's order), so a
     stored set says exactly which numbers it rates with. Raises ValidationFailed, field ``params``,
-    whose message names the parameter at fault."""
+    whose message names the parameter at fault (a value outside its admitted range included)."""
     import dataclasses
     import math
     from collections.abc import Mapping
 
-    from django.utils.translation import gettext as _
-
     from federation.errors import ValidationFailed
     from ratings.engine import RatingInputError, federation_params
-
+    from ratings.parameter_checks import range_refusal
     if not isinstance(params, Mapping):
         raise ValidationFailed(_("The parameters must be a JSON object of names and values."), field="params")
     defaults = federation_params(None)
@@ -625,6 +623,8 @@ def _clean_params(params) -> dict:
             _("monotone: “a won set never lowers a rating” is the federation's rule and cannot be switched off."),
             field="params",
         )
+    if refusal := range_refusal(cleaned):  # the admitted ranges (issue 23), said in the user's language
+        raise ValidationFailed(refusal, field="params")
     try:
         obj = federation_params(cleaned)
     except RatingInputError as exc:

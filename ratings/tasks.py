@@ -3,9 +3,34 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from federation.jobs import JOB_OPTIONS, pause
+from federation.jobs import JOB_OPTIONS, TRANSIENT_ERRORS, pause
 from ratings.services import ratings_recompute_all, ratings_recompute_from
 from tournaments.models import Tournament
+
+
+def _guarded(run) -> dict:
+    """``run()``'s summary; a failure other than a transient one (which is retried) is recorded with
+    :func:`ratings.parameter_checks.rerating_failure_record` (the run's transaction rolled back, so the
+    previous ratings stay served; an adoption that never rated is undone) and answered
+    ``{"failed": reason}`` instead of raising, so the staff page shows why (issue 23). A refusal
+    (:class:`~federation.errors.ApplicationError`, e.g. a stored set the rules refuse) is recorded
+    without undoing an adoption and raised again: whoever queued the run in eager mode (publishing
+    final standings) shows it."""
+    from federation.errors import ApplicationError
+    from ratings.parameter_checks import failure_reason, logger, rerating_failure_record
+
+    try:
+        return run()
+    except TRANSIENT_ERRORS:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any other failure: keep the ratings served, say why
+        reason = failure_reason(exc)
+        logger.exception("rating run failed: %s", reason)
+        refusal = isinstance(exc, ApplicationError)  # the data is refused, not the parameters: keep them
+        rerating_failure_record(error=reason, undo=not refusal)
+        if refusal:
+            raise
+        return {"failed": reason}
 
 
 @shared_task(name="ratings.rate_tournament", **JOB_OPTIONS)
@@ -21,7 +46,7 @@ def rate_tournament_task(tournament_id: int) -> dict:
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         return {"events": [], "rated_sets": 0, "players_updated": 0}
-    return ratings_recompute_from(tournament=tournament).as_dict()
+    return _guarded(lambda: ratings_recompute_from(tournament=tournament).as_dict())
 
 
 @shared_task(name="ratings.rerate_all", **JOB_OPTIONS)
@@ -29,9 +54,10 @@ def rerate_all_task() -> dict:
     """Re-rate the whole history from scratch (``ratings_recompute_all``), as ``manage.py rerate_all``.
 
     Queued after a commit that changes whose results are whose, e.g. merging two player records
-    (``federation.services.player_merge``). Returns ``{"events": [ids], "rated_sets": n, "players_updated": n}``.
+    (``federation.services.player_merge``). Returns ``{"events": [ids], "rated_sets": n, "players_updated": n}``,
+    or ``{"failed": reason}`` when the run failed (recorded; the previous ratings stay served).
     """
-    return ratings_recompute_all().as_dict()
+    return _guarded(lambda: ratings_recompute_all().as_dict())
 
 
 @shared_task(name="ratings.publish_monthly_list", **JOB_OPTIONS)

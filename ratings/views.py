@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from federation.collation import turkish_sort_key
 from federation.models import Club, Player
 from ratings import charts, selectors, services
+from ratings.parameter_checks import display_rating_system
 from ratings.models import RatingEvent
 from tournaments.models import Tournament
 
@@ -54,7 +55,7 @@ def rating_list(request):
             "cities": selectors.rating_cities(),
             "age_groups": [(k, v[0]) for k, v in selectors.AGE_GROUPS.items()],
             "events": selectors.rating_events()[:5],
-            "provisional_rd": int(services.rating_system().params.provisional_rd),
+            "provisional_rd": int(display_rating_system().params.provisional_rd),  # never a 500 (issue 23)
             "sees_personal": sees_personal,
             "official": selectors.rating_list_current(),
         },

@@ -87,8 +87,17 @@ def _tournament_board(slug: str, number: int, board: int, user) -> Match:
     (:func:`_tournament`, :func:`_round`, :func:`_board`: NotFound)."""
     m = _BOARD_READ.first(slug=slug, number=number, board=board)
     if m is None or not publication.tournament_visible(m.round.tournament, user):
-        return _board(_round(_tournament(slug, user), number), board)
+        t = _tournament(slug, user)
+        _may_enter_results(t, user)  # 403 before "no such round/board" (permission before validation)
+        return _board(_round(t, number), board)
     return m
+
+
+def _may_enter_results(t: Tournament, user) -> None:
+    """401 for an anonymous user, 403 unless ``user`` may enter results in ``t`` (referee or organiser)."""
+    if not getattr(user, "is_authenticated", False):
+        raise drf_exceptions.NotAuthenticated()
+    access.require(access.can_enter_results(user, t), _("Only referees and organisers can enter results."))
 
 
 def _round_data(r: Round) -> dict:
@@ -152,6 +161,7 @@ class TournamentListApi(generics.ListAPIView):
         description="Create a draft tournament (organisers and staff; services.tournament_create).",
     )
     def post(self, request, *args, **kwargs):
+        access.require(access.can_create_tournament(request.user), _("Only organisers can create tournaments."))
         data = validated_input(s.TournamentCreateInputSerializer, request.data)
         t = services.tournament_create(created_by=request.user, **data)
         return Response(_tournament_data(t, request.user), status=status.HTTP_201_CREATED)
@@ -174,7 +184,7 @@ class TournamentDetailApi(APIView):
         "round robin (until a round it decides is paired). Recorded in the history.",
     )
     def patch(self, request, slug: str):
-        t = _tournament(slug, request.user)
+        t = _organised(slug, request, _("Only the organiser can edit the tournament."))
         data = dict(validated_input(s.TournamentUpdateInputSerializer, request.data))
         reason = data.pop("reason", "")
         t = services.tournament_update(tournament=t, user=request.user, reason=reason, **data)
@@ -188,7 +198,7 @@ class TournamentDetailApi(APIView):
         "deleted (204).",
     )
     def delete(self, request, slug: str):
-        t = _tournament(slug, request.user)
+        t = _staff_only(slug, request, _("Only federation staff can delete tournaments."))
         data = validated_input(s.TournamentDeleteInputSerializer, request.data)
         kept = services.tournament_delete(tournament=t, user=request.user, reason=data["reason"], confirm=data["confirm"])
         if kept is None:
@@ -202,7 +212,7 @@ class TournamentRestoreApi(APIView):
     @extend_schema(operation_id="tournaments_restore", tags=TAG, request=s.ReasonInputSerializer,
                    responses={200: s.TournamentDetailOutputSerializer, **_errors(401, 403, 404, 409)})
     def post(self, request, slug: str):
-        t = _tournament(slug, request.user)
+        t = _staff_only(slug, request, _("Only federation staff can restore tournaments."))
         data = validated_input(s.ReasonInputSerializer, request.data)
         t = services.tournament_restore(tournament=t, user=request.user, reason=data["reason"])
         return Response(_tournament_data(t, request.user))
@@ -259,7 +269,7 @@ class TournamentImportTrfApi(APIView):
             'A file that cannot be read → 400 with field "file" and the line number in the message; a file '
             'larger than TRF_MAX_UPLOAD_BYTES (2 MB) → 400 with field "file"; a file without a 092 line (or one '
             'saying neither Swiss nor round robin) and no "system" → 400 with field "system". A file of more '
-            "than 2,000 players or 200,000 result cells is imported by a job: 202 with the job's id and "
+            "than TRF_JOB_MIN_PLAYERS (250) players or TRF_JOB_MIN_CELLS (2,500) result cells is imported by a job: 202 with the job's id and "
             "status_url (GET /api/tournaments/import-trf/<job>/); 503 when the job queue cannot be reached. "
             '"dry_run": 200 with the report of what would be imported (proposed player matches, notes), '
             "nothing saved; a file that needs a job cannot be previewed (400). Lines without a FIDE id are "
@@ -271,11 +281,11 @@ class TournamentImportTrfApi(APIView):
         ),
     )
     def post(self, request):
+        access.require(access.can_create_tournament(request.user), _("Only organisers can import tournaments."))
         upload = request.data.get("file") if hasattr(request.data, "get") else None
         if upload is not None and hasattr(upload, "size"):
             trf_io.check_upload_size(upload.size)  # before anything reads it
         data = validated_input(s.TrfImportInputSerializer, request.data)
-        access.require(access.can_create_tournament(request.user), _("Only organisers can import tournaments."))
         upload = data["file"]
         content = trf_io.read_upload(upload)
         options = {"system": data["system"] or None, "publish": data["publish"],
@@ -338,7 +348,7 @@ class EntryAddApi(APIView):
     @extend_schema(operation_id="entries_create", tags=TAG, request=s.EntryAddInputSerializer,
                    responses={201: s.EntryOutputSerializer, **_errors(400, 403, 404, 409)})
     def post(self, request, slug: str):
-        t = _tournament(slug, request.user)
+        t = _organised(slug, request, _("Only the organiser can change entries."))
         data = validated_input(s.EntryAddInputSerializer, request.data)
         player = Player.objects.filter(federation_id=data["federation_id"]).first()
         if player is None:
@@ -354,8 +364,9 @@ class EntryWithdrawApi(APIView):
     @extend_schema(operation_id="entries_withdraw", tags=TAG, request=s.ReasonInputSerializer,
                    responses={200: s.EntryOutputSerializer, **_errors(403, 404, 409)})
     def post(self, request, slug: str, start_no: int):
+        t = _organised(slug, request, _("Only the organiser can change entries."))
         data = validated_input(s.ReasonInputSerializer, request.data)
-        entry = services.entry_withdraw(entry=_entry(_tournament(slug, request.user), start_no), user=request.user,
+        entry = services.entry_withdraw(entry=_entry(t, start_no), user=request.user,
                                         reason=data["reason"])
         return Response(_entry_data(entry, request.user))
 
@@ -366,8 +377,9 @@ class EntryReinstateApi(APIView):
     @extend_schema(operation_id="entries_reinstate", tags=TAG, request=s.ReasonInputSerializer,
                    responses={200: s.EntryOutputSerializer, **_errors(403, 404, 409)})
     def post(self, request, slug: str, start_no: int):
+        t = _organised(slug, request, _("Only the organiser can change entries."))
         data = validated_input(s.ReasonInputSerializer, request.data)
-        entry = services.entry_reinstate(entry=_entry(_tournament(slug, request.user), start_no), user=request.user,
+        entry = services.entry_reinstate(entry=_entry(t, start_no), user=request.user,
                                          reason=data["reason"])
         return Response(_entry_data(entry, request.user))
 
@@ -378,7 +390,7 @@ class ByeRequestApi(APIView):
     @extend_schema(operation_id="byes_create", tags=TAG, request=s.ByeRequestInputSerializer,
                    responses={201: s.ByeRequestInputSerializer, **_errors(400, 403, 404, 409)})
     def post(self, request, slug: str):
-        t = _tournament(slug, request.user)
+        t = _organised(slug, request, _("Only the organiser can change entries."))
         data = validated_input(s.ByeRequestInputSerializer, request.data)
         absence = services.entry_request_bye(
             entry=_entry(t, data["start_no"]), round_number=data["round_number"], kind=data["kind"], user=request.user,
@@ -393,7 +405,7 @@ class ByeWithdrawApi(APIView):
     @extend_schema(operation_id="byes_destroy", tags=TAG, request=s.ReasonInputSerializer,
                    responses={204: None, **_errors(403, 404, 409)})
     def delete(self, request, slug: str, start_no: int, number: int):
-        t = _tournament(slug, request.user)
+        t = _organised(slug, request, _("Only the organiser can change entries."))
         data = validated_input(s.ReasonInputSerializer, request.data)
         services.entry_bye_withdraw(entry=_entry(t, start_no), round_number=number, user=request.user,
                                     reason=data["reason"])
@@ -414,7 +426,7 @@ class RoundPairApi(APIView):
         examples=[OpenApiExample("Round 1 with a given coin seed", value={"coin_seed": "abc"}, request_only=True)],
     )
     def post(self, request, slug: str):
-        t = _tournament(slug, request.user)
+        t = _organised(slug, request, _("Only the organiser can pair rounds."))
         data = validated_input(s.RoundPairInputSerializer, request.data)
         if t.format == Tournament.Format.TEAM:  # team events: the teams are paired (tournaments/teams.py)
             from tournaments.teams import team_round_pair
@@ -439,7 +451,7 @@ class RoundDetailApi(APIView):
         "paired again (services.round_delete).",
     )
     def delete(self, request, slug: str, number: int):
-        r = _round(_tournament(slug, request.user), number)
+        r = _round(_organised(slug, request, _("Only the organiser can delete a pairing.")), number)
         data = validated_input(s.ReasonInputSerializer, request.data)
         services.round_delete(round=r, user=request.user, reason=data["reason"])
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -451,7 +463,7 @@ class RoundReopenApi(APIView):
     @extend_schema(operation_id="rounds_reopen", tags=TAG, request=s.RequiredReasonInputSerializer,
                    responses={200: s.RoundOutputSerializer, **_errors(400, 401, 403, 404, 409)})
     def post(self, request, slug: str, number: int):
-        r = _round(_tournament(slug, request.user), number)
+        r = _round(_organised(slug, request, _("Only the organiser can reopen a round.")), number)
         data = validated_input(s.RequiredReasonInputSerializer, request.data)
         r = services.round_reopen(round=r, user=request.user, reason=data["reason"])
         return Response(_round_data(r))
@@ -463,7 +475,8 @@ class RoundPublishApi(APIView):
     @extend_schema(operation_id="rounds_publish", tags=TAG, request=None,
                    responses={200: s.RoundOutputSerializer, **_errors(403, 404, 409)})
     def post(self, request, slug: str, number: int):
-        r = services.round_publish(round=_round(_tournament(slug, request.user), number), user=request.user)
+        t = _organised(slug, request, _("Only the organiser can publish pairings."))
+        r = services.round_publish(round=_round(t, number), user=request.user)
         return Response(_round_data(r))
 
 
@@ -473,7 +486,8 @@ class RoundCloseApi(APIView):
     @extend_schema(operation_id="rounds_close", tags=TAG, request=None,
                    responses={200: s.RoundOutputSerializer, **_errors(403, 404, 409)})
     def post(self, request, slug: str, number: int):
-        r = services.round_close(round=_round(_tournament(slug, request.user), number), user=request.user)
+        t = _organised(slug, request, _("Only the organiser can close rounds."))
+        r = services.round_close(round=_round(t, number), user=request.user)
         return Response(_round_data(r))
 
 
@@ -503,7 +517,7 @@ class MatchResultApi(APIView):
     )
     def post(self, request, slug: str, number: int, board: int):
         match = _tournament_board(slug, number, board, request.user)
-        # a plainly valid body without building the serializer (every result POST); anything else: the serializer
+        _may_enter_results(match.round.tournament, request.user)  # 403 before the body is looked at
         data = validated_input(s.MatchResultInputSerializer, request.data)
         sets = [
             services.SetInput(
@@ -640,7 +654,8 @@ class StandingsPublishApi(APIView):
     @extend_schema(operation_id="standings_publish", tags=TAG, request=None,
                    responses={200: s.StandingsPublishOutputSerializer, **_errors(403, 404, 409)})
     def post(self, request, slug: str):
-        t = services.standings_publish(tournament=_tournament(slug, request.user), user=request.user)
+        t = _organised(slug, request, _("Only the organiser can publish standings."))
+        t = services.standings_publish(tournament=t, user=request.user)
         return Response(s.StandingsPublishOutputSerializer(t).data)
 
 
@@ -649,12 +664,23 @@ class StandingsPublishApi(APIView):
 # --------------------------------------------------------------------------------------------
 
 
-def _organised(slug: str, request) -> Tournament:
-    """The tournament for its organisers: 401 for anonymous users, 404 when hidden, 403 for others."""
+def _organised(slug: str, request, message: str | None = None) -> Tournament:
+    """The tournament for its organisers: 401 for anonymous users, 404 when unknown or hidden, 403 for
+    others — before the body, a round, a board or an entry is looked at (permission before validation)."""
     if not request.user.is_authenticated:
         raise drf_exceptions.NotAuthenticated()
     t = _tournament(slug, request.user)
-    access.require(access.can_organise(request.user, t), _("Only the organiser can change forbidden pairs."))
+    access.require(access.can_organise(request.user, t),
+                   message or _("Only the organiser can change forbidden pairs."))
+    return t
+
+
+def _staff_only(slug: str, request, message: str) -> Tournament:
+    """The tournament for federation staff: 401 anonymous, 404 unknown or hidden, 403 for anyone else."""
+    if not request.user.is_authenticated:
+        raise drf_exceptions.NotAuthenticated()
+    t = _tournament(slug, request.user)
+    access.require(roles.is_staff(request.user), message)
     return t
 
 

@@ -15,9 +15,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -261,13 +259,26 @@ def event_report(request, slug: str):
 
 
 def event_report_pdf(request, slug: str):
-    """The event report as a PDF (WeasyPrint, built in the request: a few short tables)."""
-    from tournaments.crosstable_pdf import html_to_pdf
+    """The event report as a PDF, as the reader may see it (:mod:`tournaments.event_report_pdf`): built by
+    the Celery task ``tournaments.event_report_pdf`` on the ``pdf`` queue, cached by the report's
+    fingerprint (a change in any section rebuilds it) and served like the crosstable PDF
+    (``tournaments.views._cached_pdf_response``: 202 and a reloading page until the file is there)."""
+    from django.urls import reverse
+
+    from tournaments.event_report_pdf import event_report_pdf_path
+    from tournaments.tasks import event_report_pdf_task
+    from tournaments.views import _cached_pdf_response
 
     event = _event(slug)
-    html = render_to_string("tournaments/events/report_pdf.html", _report_context(request, event), request=request)
-    response = HttpResponse(html_to_pdf(html), content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="{event.slug}-rapor.pdf"'
-    if events.can_organise_event(request.user, event):
-        response["Cache-Control"] = "private, no-store"
-    return response
+    lang = _lang()
+    user_id = request.user.pk if request.user.is_authenticated else None
+    return _cached_pdf_response(
+        request, None, path=event_report_pdf_path(event, request.user, lang), task=event_report_pdf_task,
+        args=[event.id, lang, user_id], filename=f"{event.slug}-rapor.pdf",
+        private=events.can_organise_event(request.user, event) or user_id is not None,
+        pending={"title": _("Event report (PDF)"), "again_url": reverse("event-report-pdf", args=[event.slug]),
+                 "page_url": reverse("event-report", args=[event.slug]), "page_label": _("Event report"),
+                 "crumb_url": reverse("event-detail", args=[event.slug]), "crumb_name": event.name,
+                 "failed_text": _("The PDF cannot be prepared right now (the job queue is not reachable). Try "
+                                  "again in a minute; the event report page works meanwhile.")},
+    )

@@ -611,6 +611,13 @@ class TrfImport(models.Model):
     tournament = models.ForeignKey(
         Tournament, verbose_name=_("tournament"), null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    #: Touched every few seconds by the run that holds the import; older than
+    #: ``settings.TRF_IMPORT_LEASE_SECONDS``: the worker is gone and the import is restarted.
+    heartbeat_at = models.DateTimeField(_("last sign of life"), null=True, blank=True)
+    #: Runs started (the first and each restart after a lost worker); also the token of the current run.
+    attempts = models.PositiveSmallIntegerField(default=0)
+    #: The import options chosen at upload (``trf_io._job_options``), for a restart by the sweep.
+    options = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

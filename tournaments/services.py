@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from collections.abc import Callable, Sequence
 
-from django.db import IntegrityError, connection, models, router, transaction
+from django.db import IntegrityError, OperationalError, connection, models, router, transaction
 from django.db.models.deletion import Collector
 from django.db.models import F, Max, Q
 from django.utils import timezone
@@ -28,7 +28,7 @@ from federation.errors import Conflict, PermissionDenied, PreconditionRequired, 
 from federation.models import Player
 from federation.prepared import PreparedRead, delete_in, insert_rows, update_columns
 from federation.validators import clean_reason, first_control_character
-from tournaments import access, caching
+from tournaments import access, caching, races
 from tournaments.models import (
     Absence, CoinToss, Entry, ForbiddenPair, Match, PairingChange, Round, SetResult, Tournament,
 )
@@ -855,16 +855,13 @@ def round_delete(*, round: Round, user=None, reason: str = "") -> int:
     tournament = round.tournament
     if user is not None:
         access.require(access.can_organise(user, tournament), _("Only the organiser can delete a pairing."))
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    rnd = Round.objects.select_for_update().get(pk=round.pk)
+    tournament, rnd, matches = races.round_lock(round)  # tournament, round, boards (tournaments.races)
     last = tournament.rounds.order_by("-number").first()
     if last.pk != rnd.pk:
         raise Conflict(_("Only the last round (%(n)d) can be deleted.") % {"n": last.number})
     if rnd.status == Round.Status.CLOSED:
         raise Conflict(_("Round %(n)d is closed; correct its results instead.") % {"n": rnd.number})
-    entered = list(
-        rnd.matches.filter(kind=Match.Kind.GAME, result_entered_at__isnull=False).values_list("board", flat=True)
-    )
+    entered = [m.board for m in matches if m.kind == Match.Kind.GAME and m.result_entered_at is not None]
     if entered:
         raise Conflict(
             _("Results are entered on boards %(b)s; a round with results cannot be deleted.")
@@ -948,10 +945,12 @@ def round_close(*, round: Round, user=None) -> Round:
     """Close a published round once every board has a result (published → closed)."""
     if user is not None:
         access.require(access.can_organise(user, round.tournament), _("Only the organiser can close rounds."))
-    round = Round.objects.select_for_update().get(pk=round.pk)
+    # tournament, round, boards locked in that order (tournaments.races): a result being written meanwhile is
+    # waited for and its board seen as written; one written after waits for this close and sees the round closed
+    _tournament, round, matches = races.round_lock(round)
     if round.status != Round.Status.PUBLISHED:
         raise Conflict(_("Only a published round can be closed."))
-    missing = [m.board for m in round.matches.all() if m.white_points is None]
+    missing = [m.board for m in matches if m.white_points is None]
     if missing:
         raise Conflict(
             _("Boards without a result: %(b)s.") % {"b": ", ".join(str(b) for b in missing)}, field="matches"
@@ -970,6 +969,7 @@ def round_swap_pairing(*, round: Round, board_a: int, board_b: int, swap: str, r
     of boards ``board_a`` and ``board_b``. Recorded with who, when and why (PairingChange)."""
     if user is not None:
         access.require(access.can_organise(user, round.tournament))
+    _tournament, round, _boards = races.round_lock(round)  # tournament, round, boards (tournaments.races)
     if round.status != Round.Status.PAIRED:
         raise Conflict(_("Pairings can only be changed before they are published."))
     if round.tournament.system == Tournament.System.KNOCKOUT:
@@ -1264,20 +1264,31 @@ def match_result_enter(
     tournament = match.round.tournament
     if user is not None:
         access.require(access.can_enter_results(user, tournament), _("Only referees and organisers can enter results."))
-    with transaction.atomic():
-        # lock the match row only (of="self"): PostgreSQL would otherwise lock the joined round and tournament
-        # rows too, for the whole transaction, and every result of the tournament would wait for the one before.
-        # The round's status and the tournament's versions are read in the same statement (one snapshot).
-        locked = _MATCH_LOCKED.first(pk=match.pk)
-        if locked is None:
-            raise Match.DoesNotExist("Match matching query does not exist.")
-        closed = locked.round.status == Round.Status.CLOSED
-        with audit_context(action="result.correct" if closed else "result.enter", user=user, reason=reason,
-                           tournament_id=tournament.pk):
-            return _match_result_write(
-                match=locked, sets=sets, forfeit=forfeit, user=user, expected_version=expected_version, reason=reason,
-                decider_starter=decider_starter,
-            )
+    number = match.round.number
+    try:
+        with transaction.atomic():
+            # lock order tournament, round, board (issue 23): the tournament first, in KEY SHARE — result writers
+            # do not wait for each other, but a round close or an undone pairing (FOR UPDATE of the tournament)
+            # waits for this result, or this result for it. Then the match row only (of="self"), with its round's
+            # status and the tournament's versions read in the same statement: a fresh snapshot taken once the
+            # tournament is held, which nobody may close, reopen or undo until this transaction ends.
+            races.result_write_lock(tournament.pk)
+            locked = _MATCH_LOCKED.first(pk=match.pk)
+            if locked is None:  # the pairing was undone meanwhile (round_delete)
+                raise Conflict(_("The pairing of round %(n)d was undone meanwhile; this board no longer exists. "
+                                 "Reload the round.") % {"n": number}, code="pairing_undone")
+            closed = locked.round.status == Round.Status.CLOSED
+            with audit_context(action="result.correct" if closed else "result.enter", user=user, reason=reason,
+                               tournament_id=tournament.pk):
+                return _match_result_write(
+                    match=locked, sets=sets, forfeit=forfeit, user=user, expected_version=expected_version,
+                    reason=reason, decider_starter=decider_starter,
+                )
+    except (OperationalError, IntegrityError) as exc:  # a race the lock order should prevent: a 409, not a 500
+        if not races.race_lost(exc):
+            raise
+        raise Conflict(_("Round %(n)d was changed at the same moment (closed, reopened or its pairing undone); "
+                         "reload it and check the result.") % {"n": number}, code="race_lost") from exc
 
 
 def _same_result(match: Match, sets, forfeit: str, stored: list[SetResult]) -> bool:

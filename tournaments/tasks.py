@@ -57,6 +57,35 @@ def bracket_pdf_task(tournament_id: int, lang: str = "tr", public_only: bool = T
     return str(bracket_pdf_build(tournament=tournament, lang=lang, public_only=public_only))
 
 
+@shared_task(name="tournaments.team_pdf", **JOB_OPTIONS)
+def team_pdf_task(tournament_id: int, lang: str = "tr", public_only: bool = True) -> str:
+    """Build the team championship PDF (team standings, crosstable, board prizes) of tournament
+    ``tournament_id`` (the public's or the organisers'); returns the file path. Idempotent like
+    :func:`crosstable_pdf_task`."""
+    from tournaments.team_pdf import team_pdf_build
+
+    pause("TEST_TASK_DELAY")  # test-only (federation/jobs.py)
+    tournament = Tournament.objects.get(pk=tournament_id)
+    return str(team_pdf_build(tournament=tournament, lang=lang, public_only=public_only))
+
+
+@shared_task(name="tournaments.event_report_pdf", **JOB_OPTIONS)
+def event_report_pdf_task(event_id: int, lang: str = "tr", user_id: int | None = None) -> str:
+    """Build the report PDF of event ``event_id`` as user ``user_id`` (None: the public) sees it;
+    returns the file path. Idempotent like :func:`crosstable_pdf_task` (the file is named by the
+    report's fingerprint: :mod:`tournaments.event_report_pdf`)."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import AnonymousUser
+
+    from tournaments.event_report_pdf import event_report_pdf_build
+    from tournaments.models import Event
+
+    pause("TEST_TASK_DELAY")  # test-only (federation/jobs.py)
+    event = Event.objects.get(pk=event_id)
+    user = (get_user_model().objects.filter(pk=user_id).first() if user_id is not None else None) or AnonymousUser()
+    return str(event_report_pdf_build(event=event, user=user, lang=lang))
+
+
 @shared_task(name="tournaments.pairings_pdf", **JOB_OPTIONS)
 def round_pairings_pdf_task(round_id: int, lang: str = "tr", large: bool = False) -> str:
     """Build the pairing list PDF of round ``round_id`` as it stands; returns the file path."""
@@ -68,29 +97,40 @@ def round_pairings_pdf_task(round_id: int, lang: str = "tr", large: bool = False
     return str(pairings_pdf_build(round=rnd, lang=lang, large=large))
 
 
-@shared_task(name="tournaments.import_trf", **JOB_OPTIONS)
-def import_trf_task(import_id: int, lang: str | None = None, options: dict | None = None) -> dict:
+@shared_task(name="tournaments.import_trf", bind=True, **JOB_OPTIONS)
+def import_trf_task(self, import_id: int, lang: str | None = None, options: dict | None = None) -> dict:
     """Run the queued :class:`tournaments.models.TrfImport` ``import_id`` (``trf_io.trf_import_run``:
     ``trf_io.tournament_import_trf`` in one transaction), its messages in ``lang`` (the importer's),
-    with the import ``options`` chosen at upload (system, publish, player matches).
+    with the import ``options`` chosen at upload (system, publish, player matches; None: those stored on
+    the row).
 
-    Returns ``{"status", "tournament", "error"}`` (``tournament`` is the new slug or None).
+    A delivery that finds the import running with a live heartbeat — a second send, or the broker's
+    redelivery right after the worker running it died — tries again after ``TRF_IMPORT_LEASE_SECONDS``
+    (at most twice): by then a dead run's lease has run out and this delivery restarts the import
+    (``tournaments.trf_lease``). Returns ``{"status", "tournament", "error"}`` (``tournament`` is the
+    new slug or None).
     """
+    from django.conf import settings
+
     from tournaments.trf_io import trf_import_run  # trf_io sends this task: imported here, not at the top
+    from tournaments.trf_lease import lease_seconds
 
     with translation.override(lang or translation.get_language()):
         row = trf_import_run(import_id=import_id, options=options)
+    if row.status == row.Status.RUNNING and not settings.CELERY_TASK_ALWAYS_EAGER and self.request.retries < 2:
+        raise self.retry(countdown=lease_seconds() + 1, max_retries=2)
     return {"status": row.status, "tournament": row.tournament.slug if row.tournament else None, "error": row.error}
 
 
 @shared_task(name="tournaments.sweep_stuck_trf_imports", **JOB_OPTIONS)
 def sweep_stuck_trf_imports_task() -> dict:
-    """Mark TRF imports queued or running for more than ``TRF_IMPORT_STUCK_MINUTES`` failed (their
-    worker died; the import is one transaction, so nothing was imported); sent every minute by Celery
-    beat. Returns ``{"failed": n}``."""
-    from tournaments.trf_io import trf_import_sweep
+    """Re-queue the running TRF imports whose worker died (no heartbeat for ``TRF_IMPORT_LEASE_SECONDS``:
+    their task restarts them, the import being one transaction) and fail those still queued after
+    ``TRF_IMPORT_STUCK_MINUTES`` (``tournaments.trf_lease.trf_import_sweep``); sent every minute by Celery
+    beat. Returns ``{"requeued": [ids], "failed": [ids]}``."""
+    from tournaments.trf_lease import trf_import_sweep
 
-    return {"failed": trf_import_sweep()}
+    return trf_import_sweep()
 
 
 @shared_task(name="tournaments.check_invariants", **JOB_OPTIONS)

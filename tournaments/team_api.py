@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions as drf_exceptions
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -23,14 +24,15 @@ from rest_framework.views import APIView
 from federation.api_views import error_responses, validated_input
 from federation.errors import NotFound, ValidationFailed
 from federation.models import Player
-from tournaments import publication, selectors, team_selectors, teams
+from tournaments import access, publication, selectors, team_selectors, teams
 from tournaments.models import Tournament
 
 TAG = ["teams"]
 
 
-def _team_event(slug: str, user) -> Tournament:
-    t = publication.get_tournament(slug, user)
+def _team_event(slug: str, user, *, tournament: Tournament | None = None) -> Tournament:
+    """The team event ``slug`` (or ``tournament``, already looked up); NotFound when it is not one."""
+    t = tournament or publication.get_tournament(slug, user)
     if t.format != Tournament.Format.TEAM:
         raise NotFound(_("%(t)s is not a team event.") % {"t": t.name})
     return t
@@ -215,7 +217,12 @@ class TeamListApi(APIView):
         "players by federation id in board order.",
     )
     def post(self, request, slug: str):
-        t = _team_event(slug, request.user)
+        if not request.user.is_authenticated:
+            raise drf_exceptions.NotAuthenticated()
+        # permission before "not a team event" and before the body (issue 23)
+        t = publication.get_tournament(slug, request.user)
+        access.require(access.can_organise(request.user, t), _("Only the organiser can change the teams."))
+        t = _team_event(slug, request.user, tournament=t)
         data = validated_input(TeamCreateInputSerializer, request.data)
         players = []
         for i, fid in enumerate(data["players"], start=1):

@@ -5,8 +5,8 @@
 
 Cached under ``MEDIA_ROOT/teams`` per tournament, version (the public's file: ``standings_version``),
 language and audience (:func:`tournaments.crosstable_pdf.pdf_file_build`); behind the standings' gate
-(:func:`tournaments.publication.results_visible`). The file is small (a team event has few teams), so the
-page builds it in the request.
+(:func:`tournaments.publication.results_visible`). Built like every PDF of the site by a worker (the
+Celery task ``tournaments.team_pdf`` on the ``pdf`` queue), never in the web request.
 """
 from __future__ import annotations
 

@@ -15,13 +15,12 @@ with their boards, and board results are entered with the normal result form.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -241,21 +240,28 @@ def team_crosstable(request, slug: str):
 
 
 def team_pdf(request, slug: str):
-    """The team standings, the team crosstable and the board prizes as one PDF (A4), cached per version,
-    language and audience (a small file: built in the request, :mod:`tournaments.team_pdf`)."""
-    from tournaments.team_pdf import team_pdf_build
+    """The team standings, the team crosstable and the board prizes as one PDF (A4), behind the standings'
+    gate; cached per version, language and audience (:mod:`tournaments.team_pdf`) and built like the
+    crosstable PDF (``tournaments.views._cached_pdf_response``: the Celery task ``tournaments.team_pdf`` on
+    the ``pdf`` queue; 202 and a reloading page until the file is there)."""
+    from tournaments.tasks import team_pdf_task
+    from tournaments.team_pdf import team_pdf_path
+    from tournaments.views import _cached_pdf_response
 
     t = _tournament(request, slug)
     refused = _results_gate(request, t)
     if refused:
         return refused
+    lang = _lang()
     public_only = not publication.sees_everything(t, request.user)
-    path: Path = team_pdf_build(tournament=t, lang=_lang(), public_only=public_only)
-    resp = HttpResponse(path.read_bytes(), content_type="application/pdf")
-    resp["Content-Disposition"] = f'inline; filename="{t.slug}-takimlar.pdf"'
-    if not public_only:
-        resp["Cache-Control"] = "private, no-store"
-    return resp
+    return _cached_pdf_response(
+        request, t, path=team_pdf_path(t, lang, public_only), task=team_pdf_task,
+        args=[t.id, lang, public_only], filename=f"{t.slug}-takimlar.pdf", private=not public_only,
+        pending={"title": _("Team standings (PDF)"), "again_url": reverse("team-pdf", args=[t.slug]),
+                 "page_url": reverse("team-standings", args=[t.slug]), "page_label": _("Team standings"),
+                 "failed_text": _("The PDF cannot be prepared right now (the job queue is not reachable). Try "
+                                  "again in a minute; the team standings page works meanwhile.")},
+    )
 
 
 def round_team_context(*, tournament: Tournament, round: Round, boards) -> dict:

@@ -639,13 +639,14 @@ def crosstable_pdf(request, slug: str):
     )
 
 
-def _cached_pdf_response(request, t: Tournament, *, path: Path, task, args: list, filename: str, pending: dict,
+def _cached_pdf_response(request, t: Tournament | None, *, path: Path, task, args: list, filename: str, pending: dict,
                          private: bool = False):
     """A PDF cached at ``path`` (built by the Celery ``task`` with ``args``): served when ready; built in
     this request in the embedded mode (Celery eager); otherwise queued once (:func:`_claim_job`) and
     answered at once with 202 and a page (``pdf_pending.html`` with the ``pending`` texts) that reloads
     until the file is there — 503 when the broker cannot be reached. ``private``: not kept by caches
-    (a draft for the staff)."""
+    (a draft for the staff). ``t`` names the pending page's crumb; None (an event's PDF) when
+    ``pending`` carries ``crumb_url`` and ``crumb_name`` instead."""
     if not path.exists() and settings.CELERY_TASK_ALWAYS_EAGER:
         path = Path(task.apply(args=args).get())
     if path.exists():

@@ -52,6 +52,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # first: /healthz answers before the host check and the HTTPS redirect (federation/health.py)
     "federation.health.HealthCheckMiddleware",
+    # forwarded headers (X-Forwarded-Proto ...) only from our proxy's address (federation/security.py)
+    "federation.security.UntrustedForwardedHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # anonymous readers of public pages get finished answers before anything else costs (federation/pagecache.py)
     "federation.pagecache.PublicPageMiddleware",
@@ -60,6 +62,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "federation.middleware.BadInputMiddleware",
+    # a query cut by the web's statement timeout: 503 + Retry-After, not a 500 (federation/dbtimeout.py)
+    "federation.dbtimeout.StatementTimeoutMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -106,6 +110,12 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=20000;",
         }
     )
+
+# PostgreSQL statement timeouts (milliseconds; 0: none; federation/dbtimeout.py): every connection of the
+# web process (gunicorn, runserver) may run one statement this long; Celery workers (long jobs: TRF
+# imports, re-ratings) their own, none by default. Management commands keep the server's default.
+DATABASE_STATEMENT_TIMEOUT_MS = env.int("DATABASE_STATEMENT_TIMEOUT_MS", default=30_000)
+WORKER_DATABASE_STATEMENT_TIMEOUT_MS = env.int("WORKER_DATABASE_STATEMENT_TIMEOUT_MS", default=0)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -200,9 +210,20 @@ CELERY_BEAT_SCHEDULE = {
 # Publish the official rating list by itself every month (the beat entry above); off: staff publish
 # each list on /ratings/lists/publish/ (or POST /api/ratings/lists/).
 RATING_LIST_AUTO_PUBLISH = env.bool("RATING_LIST_AUTO_PUBLISH", default=False)
-# A TRF import still "running" after this long lost its worker; it is one transaction, so nothing was
-# imported: the sweep marks it failed with that reason (the organiser uploads it again).
+# A TRF file with more player lines or round cells than these is imported by a job on the imports
+# queue (202 and a progress page); smaller ones (about a second's work) within the request. 0 and 0:
+# every import is a job (tournaments/trf_io.py: needs_job).
+TRF_JOB_MIN_PLAYERS = env.int("TRF_JOB_MIN_PLAYERS", default=250)
+TRF_JOB_MIN_CELLS = env.int("TRF_JOB_MIN_CELLS", default=2_500)
+# A TRF import still queued after this long lost its message: the sweep marks it failed with that
+# reason (the organiser uploads it again).
 TRF_IMPORT_STUCK_MINUTES = env.int("TRF_IMPORT_STUCK_MINUTES", default=30)
+# A running TRF import writes a heartbeat every LEASE/4 seconds; one without a heartbeat for this long
+# lost its worker. It is one transaction, so nothing was imported: the next delivery of its task (the
+# broker's redelivery, or the sweep's re-queue, every minute) restarts it from the stored file, at most
+# TRF_IMPORT_MAX_ATTEMPTS runs in all; then it is marked failed with the reason.
+TRF_IMPORT_LEASE_SECONDS = env.int("TRF_IMPORT_LEASE_SECONDS", default=60)
+TRF_IMPORT_MAX_ATTEMPTS = env.int("TRF_IMPORT_MAX_ATTEMPTS", default=3)
 # A record import pending or running without a heartbeat for this long has lost its worker (or its
 # message): the sweep re-queues it once (it resumes where it stopped), then marks it failed.
 RECORD_IMPORT_STUCK_MINUTES = env.int("RECORD_IMPORT_STUCK_MINUTES", default=10)
@@ -238,6 +259,9 @@ PUBLIC_PAGE_PROXY_SECONDS = env.int("PUBLIC_PAGE_PROXY_SECONDS", default=3)
 LIVE_RECOMPUTE_SECONDS = env.float("LIVE_RECOMPUTE_SECONDS", default=3.0)
 
 HEALTH_TIMEOUT = env.float("HEALTH_TIMEOUT", default=1.0)  # seconds each /healthz check may take
+# /healthz says "degraded" when no Celery worker's heartbeat (written to the cache) is younger than this
+WORKER_HEARTBEAT_MAX_AGE = env.int("WORKER_HEARTBEAT_MAX_AGE", default=60)
+WORKER_HEARTBEAT_WRITE_SECONDS = env.int("WORKER_HEARTBEAT_WRITE_SECONDS", default=10)
 
 # --- REST framework ---------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -308,6 +332,9 @@ AXES_CLIENT_IP_CALLABLE = "federation.security.client_ip"
 AXES_LOCKOUT_CALLABLE = "federation.security.lockout_response"
 AXES_DISABLE_ACCESS_LOG = True  # keep failed attempts only, not a log of every successful login
 AXES_HTTP_RESPONSE_CODE = 429
+# failed attempts are rows in the database (axes.models.AccessAttempt), never in the cache: the lockout
+# holds while Redis is down (API throttles, which count in the cache, fail open then: docs/operations.md)
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 
 # API throttles (federation.drf): requests per client address (anonymous) or per user
 API_THROTTLE_ENABLED = env.bool("API_THROTTLE_ENABLED", default=True)

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .glicko2 import Glicko2Params, MarginGlicko2
+from .parameters import parameter_errors
 from .types import RatingInputError
 
 __all__ = ["FEDERATION_DEFAULTS", "FEDERATION_SYSTEM", "federation_params", "federation_system"]
@@ -42,7 +43,8 @@ _PARAMS_CLASS = Glicko2Params
 def federation_params(params: Mapping[str, Any] | None = None) -> Glicko2Params:
     """The federation system's params dataclass from ``params`` (keyword -> value) over the shipped
     defaults (:data:`FEDERATION_DEFAULTS`, then Glickman's). Raises :class:`RatingInputError` naming the
-    key for an unknown key or a bad value, and for ``monotone`` other than True: that a won set never
+    key for an unknown key, a bad value or one outside its admitted range
+    (:data:`ratings.engine.parameters.PARAMETER_RANGES`), and for ``monotone`` other than True: that a won set never
     lowers a rating is the federation's rule, not a parameter to tune (docs/ratings.md)."""
     params = dict(params or {})
     known = {f.name for f in dataclasses.fields(_PARAMS_CLASS)}
@@ -53,6 +55,10 @@ def federation_params(params: Mapping[str, Any] | None = None) -> Glicko2Params:
         raise RatingInputError(
             "monotone: a won set never lowers a rating is the federation's rule, it cannot be switched off"
         )
+    errors = parameter_errors(params)
+    if errors:  # the admitted ranges (ratings.engine.parameters): outside them the engine may overflow
+        key = next(iter(errors))
+        raise RatingInputError(f"{key} {errors[key]}")
     try:
         return _PARAMS_CLASS(**{**FEDERATION_DEFAULTS, **params})
     except TypeError as exc:  # e.g. a string where a number is needed

@@ -16,7 +16,8 @@ DEAD_REDIS = "redis://127.0.0.1:9/0"
 def test_healthz_reports_each_dependency_in_the_embedded_mode():
     response = Client().get("/healthz")
     assert response.status_code == 200 and response["Cache-Control"] == "no-store"
-    assert response.json() == {"status": "ok", "checks": {"database": "ok", "cache": "local", "broker": "eager"}}
+    assert response.json() == {"status": "ok", "checks": {"database": "ok", "cache": "local", "broker": "eager",
+                                                          "workers": "eager"}, "worker_heartbeat_age": None}
 
 
 @override_settings(SECURE_SSL_REDIRECT=True, ALLOWED_HOSTS=["turnuva.example.org"])
@@ -40,7 +41,8 @@ def test_a_failing_database_is_503_without_details(monkeypatch, caplog):
     response = Client().get("/healthz")
     assert response.status_code == 503
     assert response.json() == {"status": "failing", "checks": {"database": "failing", "cache": "local",
-                                                                "broker": "eager"}}
+                                                                "broker": "eager", "workers": "eager"},
+                               "worker_heartbeat_age": None}
     assert b"10.0.0.5" not in response.content and "10.0.0.5" in caplog.text  # logged, not shown
 
 
@@ -76,3 +78,56 @@ def test_a_dead_redis_cache_fails_open(caplog):
     assert "carrying on without the cache" in caplog.text
     response = Client().get("/healthz")
     assert response.status_code == 503 and response.json()["checks"]["cache"] == "failing"
+
+
+@override_settings(CELERY_TASK_ALWAYS_EAGER=False, WORKER_HEARTBEAT_MAX_AGE=60)
+def test_no_worker_heartbeat_is_degraded_with_its_age(monkeypatch):
+    """A broker that answers but no worker alive: "degraded" (200: compose starts the workers only once web
+    is healthy), the heartbeat's age reported; a fresh heartbeat makes it "ok" again."""
+    import time
+
+    from django.core.cache import cache
+
+    monkeypatch.setitem(health.CHECKS, "broker", lambda: "ok")
+    cache.delete(health.HEARTBEAT_KEY)
+    body = Client().get("/healthz").json()
+    assert body == {"status": "degraded", "worker_heartbeat_age": None,
+                    "checks": {"database": "ok", "cache": "local", "broker": "ok", "workers": "missing"}}
+    cache.set(health.HEARTBEAT_KEY, {"at": time.time() - 90, "worker": "celery@w1"})
+    response = Client().get("/healthz")
+    assert response.status_code == 200 and response.json()["status"] == "degraded"
+    assert 89.5 <= response.json()["worker_heartbeat_age"] <= 95
+    health.record_worker_heartbeat(hostname="celery@w1", force=True)
+    body = Client().get("/healthz").json()
+    assert body["status"] == "ok" and body["checks"]["workers"] == "ok" and body["worker_heartbeat_age"] < 5
+    cache.delete(health.HEARTBEAT_KEY)
+
+
+def test_the_heartbeat_is_written_at_most_every_few_seconds(monkeypatch):
+    from django.core.cache import cache
+
+    cache.delete(health.HEARTBEAT_KEY)
+    health.record_worker_heartbeat(hostname="celery@a", force=True)
+    first = cache.get(health.HEARTBEAT_KEY)
+    health.record_worker_heartbeat(hostname="celery@b")  # within WORKER_HEARTBEAT_WRITE_SECONDS: skipped
+    assert cache.get(health.HEARTBEAT_KEY) == first and first["worker"] == "celery@a"
+    monkeypatch.setattr(health, "_last_written", [0.0])
+    health.record_worker_heartbeat(hostname="celery@b")
+    assert cache.get(health.HEARTBEAT_KEY)["worker"] == "celery@b"
+    cache.delete(health.HEARTBEAT_KEY)
+
+
+def test_celery_signals_write_the_heartbeat(monkeypatch):
+    from types import SimpleNamespace
+
+    from django.core.cache import cache
+
+    import federation.celery as fc
+
+    cache.delete(health.HEARTBEAT_KEY)
+    fc._heartbeat_on_ready(sender=SimpleNamespace(hostname="celery@ready"))
+    assert cache.get(health.HEARTBEAT_KEY)["worker"] == "celery@ready"
+    monkeypatch.setattr(health, "_last_written", [0.0])
+    fc._heartbeat(sender=SimpleNamespace(eventer=SimpleNamespace(hostname="celery@beat")))
+    assert cache.get(health.HEARTBEAT_KEY)["worker"] == "celery@beat"
+    cache.delete(health.HEARTBEAT_KEY)

@@ -228,6 +228,23 @@ def test_a_closed_round_without_a_result(ct):
     assert ("match.points", "tournaments.Match", m.pk) in got
 
 
+def test_a_closed_round_whose_board_holds_a_partial_result(ct):
+    """Issue 23: the state a correction racing the round close used to leave — a closed round, a board with
+    one set and no match points (the partial correction written after the close read the board)."""
+    rnd = Round.objects.get(tournament=ct, number=2)
+    m = board(ct, 2, 1)
+    m.sets.exclude(number=1).delete()
+    Match.objects.filter(pk=m.pk).update(white_points=None, black_points=None, version=m.version + 1)
+    v = check_invariants(tournaments=Tournament.objects.filter(pk=ct.pk), ratings=False, standings=False)
+    assert [(x.kind, x.model, x.pk) for x in v] == [("round.without_result", "tournaments.Round", rnd.pk)]
+    assert v[0].found == [1] and "the round is closed but boards 1 have no result" in v[0].message
+    # the same board decided again: nothing to report
+    Match.objects.filter(pk=m.pk).update(white_points=Decimal(1), black_points=Decimal(0))
+    SetResult.objects.filter(match=m).delete()
+    Match.objects.filter(pk=m.pk).update(forfeit="black")
+    assert check_invariants(tournaments=Tournament.objects.filter(pk=ct.pk), ratings=False, standings=False) == []
+
+
 def test_versions_start_at_1(ct):
     m = board(ct, 1, 3)
     Tournament.objects.filter(pk=ct.pk).update(version=0)

@@ -5,6 +5,8 @@ statements counted by ``CaptureQueriesContext`` (the test's transaction makes ``
 ``SAVEPOINT``/``RELEASE``, counted too): the token and its user, the board with its round and tournament,
 one permission query, the match locked, its sets read once, the rating lines and the sets deleted, the
 new sets inserted, their history in one ``INSERT``, the match and its history row, the versions
+— and on PostgreSQL one more, the tournament held in ``KEY SHARE`` before the match (issue 23: the lock
+order tournament, round, board; tournaments/races.py)
 (docs/performance.md "A result submission"). The history rows still say who, when, why, before and
 after, and the versions, conflicts and refusals behave as before.
 """
@@ -29,6 +31,10 @@ from tournaments.serializers import MatchResultOutputSerializer, match_result_da
 pytestmark = pytest.mark.django_db
 
 MAX_STATEMENTS = 15
+# PostgreSQL: + 1, the tournament held in KEY SHARE before the match is locked (issue 23, lock order tournament,
+# round, board: a result racing a round close or an undone pairing neither deadlocks nor lands in a closed round;
+# tournaments/races.py). SQLite serialises write transactions (BEGIN IMMEDIATE) and skips it.
+TOURNAMENT_LOCK = 1 if connection.vendor == "postgresql" else 0
 
 
 def _sets(*pairs):
@@ -68,7 +74,7 @@ def test_a_first_three_set_result_through_the_api_costs_at_most_15_statements(ha
     before = Tournament.objects.get(pk=t.pk)
     r, sqls = _post(client, t, {"sets": _sets((20, 28), (30, 18), (26, 22)), "forfeit": ""})
     assert r.status_code == 200, r.content
-    assert len(sqls) <= MAX_STATEMENTS, "\n".join(sqls)
+    assert len(sqls) <= MAX_STATEMENTS + TOURNAMENT_LOCK, "\n".join(sqls)
     # one permission query (groups and the tournament's roles together), the sets read once
     assert sum('"auth_group"' in q or '"tournaments_tournamentrole"' in q for q in sqls) == 1, "\n".join(sqls)
     assert sum(q.startswith("SELECT") and 'FROM "tournaments_setresult"' in q for q in sqls) == 1, "\n".join(sqls)
@@ -94,7 +100,7 @@ def test_a_correction_with_if_match_costs_at_most_15_statements_and_keeps_its_hi
     start = timezone.now()
     r, sqls = _post(client, t, {"sets": _sets((20, 28), (30, 18), (18, 30)), "forfeit": ""}, HTTP_IF_MATCH=r["ETag"])
     assert r.status_code == 200, r.content
-    assert len(sqls) <= MAX_STATEMENTS, "\n".join(sqls)
+    assert len(sqls) <= MAX_STATEMENTS + TOURNAMENT_LOCK, "\n".join(sqls)
     body = r.json()
     assert (body["white_points"], body["black_points"], body["result"], body["version"]) == (0.0, 1.0, "0-1", 3)
     assert body == _fresh_answer(match.pk)
@@ -129,7 +135,7 @@ def test_a_correction_with_the_version_in_the_body_and_an_organisers_closed_roun
         assert r.status_code == 200, r.content
     r, sqls = _post(client, t, {"sets": _sets((30, 18), (20, 28), (25, 23)), "forfeit": "", "version": 2})
     assert r.status_code == 200, r.content
-    assert len(sqls) <= MAX_STATEMENTS, "\n".join(sqls)
+    assert len(sqls) <= MAX_STATEMENTS + TOURNAMENT_LOCK, "\n".join(sqls)
     assert [x["white_stones"] for x in r.json()["sets"]] == [30, 20, 25]
 
     services.round_close(round=t.rounds.get(number=1), user=org)
@@ -139,7 +145,7 @@ def test_a_correction_with_the_version_in_the_body_and_an_organisers_closed_roun
     body = {"sets": _sets((30, 18), (20, 28), (23, 25)), "forfeit": "", "version": 3, "reason": "Hakem notu yanlış"}
     r, sqls = _post(boss, t, body)
     assert r.status_code == 200, r.content
-    assert len(sqls) <= MAX_STATEMENTS, "\n".join(sqls)
+    assert len(sqls) <= MAX_STATEMENTS + TOURNAMENT_LOCK, "\n".join(sqls)
     assert (r.json()["result"], r.json()["version"]) == ("0-1", 4)
     after = Tournament.objects.get(pk=t.pk)
     # a closed round is in the standings: both keys move, in the one UPDATE
@@ -173,7 +179,7 @@ def test_a_forfeit_replacing_sets_writes_their_deletion_history(hall):
     start = timezone.now()
     r, sqls = _post(client, t, {"sets": [], "forfeit": "black", "version": 2})
     assert r.status_code == 200, r.content
-    assert len(sqls) <= MAX_STATEMENTS, "\n".join(sqls)
+    assert len(sqls) <= MAX_STATEMENTS + TOURNAMENT_LOCK, "\n".join(sqls)
     assert (r.json()["result"], r.json()["sets"]) == ("+/-", [])
     match = Match.objects.get(round__tournament=t, round__number=1, board=1)
     assert not match.sets.exists()
@@ -196,7 +202,7 @@ def test_the_referees_form_post_costs_at_most_15_statements(hall):
         sqls = [q["sql"] for q in ctx.captured_queries]
         assert r.status_code == 302, r.content.decode()[:2000]
         assert r["Location"] == f"/t/{t.slug}/round/1/"
-        assert len(sqls) <= MAX_STATEMENTS, "\n".join(sqls)
+        assert len(sqls) <= MAX_STATEMENTS + TOURNAMENT_LOCK, "\n".join(sqls)
         match = Match.objects.get(round__tournament=t, round__number=1, board=1)
         assert (match.white_points, match.version, match.result_entered_by) == (points, version + 1, ref)
         assert list(match.sets.values_list("white_stones", "black_stones")) == [(20, 28), (30, 18), third]

@@ -1,7 +1,7 @@
 """Bounded TRF uploads and big files imported by a job (security trial, item 5).
 
 The page and the API accept files up to ``settings.TRF_MAX_UPLOAD_BYTES`` (2 MB) and refuse bigger ones
-with a 400 naming field ``file``. A file of more than 2,000 players or 200,000 result cells is stored as
+with a 400 naming field ``file``. A file of more than 250 players or 2,500 result cells is stored as
 a :class:`tournaments.models.TrfImport` and imported by the Celery task ``tournaments.import_trf``: the API
 answers 202 with the job and its ``status_url``, the page redirects to a progress page that reloads. In
 these tests Celery is eager (the embedded mode), so a job has run by the time the 202 is sent, unless a
@@ -100,10 +100,11 @@ def test_size_is_counted_on_the_raw_lines():
     assert trf_io.trf_size(SAMPLE.read_bytes()) == (len(t.players), sum(len(p.results) for p in t.players)) == (23, 138)
     assert trf_io.trf_size(_many_players(2001)) == (2001, 0)
     assert not trf_io.needs_job(SAMPLE.read_bytes())
-    assert not trf_io.needs_job(_many_players(2000))
-    assert trf_io.needs_job(_many_players(2001))
-    cells = "\n".join("001 " + f"{k:>4}".ljust(87) + "  0000 - Z" * 99 for k in range(1, 2022)).encode()
-    assert trf_io.trf_size(cells)[1] == 2021 * 99 > 200_000 and trf_io.needs_job(cells)
+    assert not trf_io.needs_job(_many_players(250))
+    assert trf_io.needs_job(_many_players(251)) and trf_io.needs_job(_many_players(2001))
+    cells = "\n".join("001 " + f"{k:>4}".ljust(87) + "  0000 - Z" * 99 for k in range(1, 27)).encode()
+    assert trf_io.trf_size(cells)[1] == 26 * 99 > 2_500 and trf_io.needs_job(cells)
+    assert not trf_io.needs_job(b"\n".join(cells.splitlines()[:25]))  # 2,475 cells, 25 players
 
 
 def test_a_small_file_is_imported_at_once_with_201(org):
@@ -228,22 +229,61 @@ def test_the_progress_page_reloads_while_the_job_runs_and_is_private(org, client
     assert client.get(f"/t/import/{row.id}/").status_code == 404
 
 
-def test_the_sweep_fails_imports_whose_worker_died():
+def test_the_sweep_fails_imports_whose_message_was_lost():
+    """Queued for longer than TRF_IMPORT_STUCK_MINUTES: failed. (A running import whose worker died is
+    restarted: tests/tournaments/test_trf_import_resume.py.)"""
     import datetime as dt
 
-    from django.utils import timezone
+    from django.utils import timezone, translation
 
     from tournaments.models import TrfImport
     from tournaments.tasks import sweep_stuck_trf_imports_task
 
-    old = TrfImport.objects.create(status=TrfImport.Status.RUNNING, data=b"x", source="a.trf")
-    fresh = TrfImport.objects.create(status=TrfImport.Status.RUNNING, data=b"x", source="b.trf")
+    old = TrfImport.objects.create(status=TrfImport.Status.QUEUED, data=b"x", source="a.trf")
+    fresh = TrfImport.objects.create(status=TrfImport.Status.QUEUED, data=b"x", source="b.trf")
     TrfImport.objects.filter(pk=old.pk).update(created_at=timezone.now() - dt.timedelta(hours=1))
-    from django.utils import translation
-
     with translation.override("en"):
-        assert sweep_stuck_trf_imports_task() == {"failed": 1}
+        assert sweep_stuck_trf_imports_task() == {"requeued": [], "failed": [old.pk]}
     old.refresh_from_db()
     fresh.refresh_from_db()
-    assert (old.status, fresh.status) == ("failed", "running")
+    assert (old.status, fresh.status) == ("failed", "queued")
     assert "nothing was imported" in old.error
+
+
+def _swiss(n: int, rounds: int) -> bytes:
+    """A Swiss file of ``n`` players and ``rounds`` played rounds (circle-method pairings, white wins)."""
+    cells: dict[int, list[str]] = {k: [] for k in range(1, n + 1)}
+    order = list(range(1, n + 1))
+    for r in range(rounds):
+        for i in range(n // 2):
+            a, b = order[i], order[n - 1 - i]
+            white, black = (a, b) if (r + i) % 2 == 0 else (b, a)
+            cells[white].append(f"{black:>4} w 1  ")
+            cells[black].append(f"{white:>4} b 0  ")
+        order = [order[0], order[-1], *order[1:-1]]
+    lines = ["012 Orta Boy Açık", "092 Individual: Swiss-System", f"XXR {rounds}"] + [
+        f"001 {k:>4} m    Oyuncu, No {k:<22} 1500 TUR {800000 + k:>11}             0.0".ljust(91) + "".join(cells[k])
+        for k in range(1, n + 1)
+    ]
+    return "\n".join(lines).encode("utf-8")
+
+
+def test_a_mid_size_file_goes_to_the_queue_by_default_and_lands_by_the_job(org, client):
+    """Issue 23 item 4: a 300-player, 2,700-cell file (a second or more of work) is not imported within the
+    request: the API answers 202 with the job, the page redirects to the job's page; the job imports it."""
+    data = _swiss(300, 9)
+    assert trf_io.trf_size(data) == (300, 2700) and trf_io.needs_job(data)
+    r = _api(org).post("/api/tournaments/import-trf/", {"file": _upload(data)}, format="multipart")
+    assert r.status_code == 202
+    row = TrfImport.objects.get()
+    assert r.json() == {"job": row.id, "status": "done", "status_url": f"/api/tournaments/import-trf/{row.id}/"}
+    status = _api(org).get(r.json()["status_url"]).json()
+    t = Tournament.objects.get(slug=status["slug"])
+    assert (status["status"], status["progress"], t.entries.count(), t.rounds.count()) == ("done", 100, 300, 9)
+    assert (row.attempts, row.options) == (1, {})
+    client.force_login(org)
+    page = client.post("/t/import/", {"file": _upload(data, "orta.trf"), "name": "Orta Boy 2"})
+    second = TrfImport.objects.exclude(pk=row.pk).get()
+    assert page.status_code == 302 and page["Location"] == f"/t/import/{second.id}/"
+    assert second.status == "done" and second.tournament.name == "Orta Boy 2"
+    assert second.tournament.entries.count() == 300

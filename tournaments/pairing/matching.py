@@ -24,7 +24,12 @@ shift: after edges at one vertex got lighter by the same amount nothing else cha
 pair is released; exposed dirty vertices get the smallest feasible dual.  The search then
 continues from that dual-feasible state; exposed vertices joined by a tight edge are matched
 directly at the start of every stage.  Re-solving after a change touching a few vertices costs
-a few stages instead of a full O(n^3) run.
+a few stages instead of a full O(n^3) run.  When many vertices got heavier edges at once (a
+whole score group's rows, at least ``_SPLIT_MIN``), their rises are computed from the old duals
+and an edge between two of them is covered half by each end (one end taking the whole rise
+would loosen every matched edge of the group); when the other ends of the edges left too heavy
+are few (the players moved down into the group) they take the whole rise first; and a loose
+matched edge may be made tight by lowering both ends in part.
 
 Contract: the result is a maximum-weight *perfect* matching whenever the graph has one (the
 Dutch system guarantees this by adding a dummy vertex for an odd number of players and by
@@ -45,6 +50,8 @@ from operator import eq, gt, ne, not_, sub
 
 _IS_EXPOSED = (-1).__eq__
 _INF = float("inf")
+_SPLIT_MIN = 16  # raised vertices from which _warm_start splits the rises
+_FAR_SHARE = 4  # ... and raises their few other ends first
 
 __all__ = ["Matcher"]
 
@@ -336,13 +343,61 @@ class Matcher:
 
         # 1. feasibility: a dirty vertex whose edges got heavier raises its dual
         needs: dict[int, int | None] = {}
-        for z in Z:
-            if z in raised:
-                at[z] = len(changed)
-                a = needs[z] = need(z, -1)
-                if a is not None and dualvar[z] < a:
-                    dualvar[z] = a
+        R = [z for z in Z if z in raised]
+        bulk = len(R) >= _SPLIT_MIN
+        if bulk:
+            # many rows at once (a whole score group): each raise is computed from the old
+            # duals, an edge between two raised vertices split between its ends (both raise by
+            # at least half its deficit), so that a matched edge whose weight rose with its
+            # neighbours' stays (nearly) tight instead of one end taking the whole rise
+            inR = bytearray(n)
+            for z in R:
+                inR[z] = 1
+            # the other ends of the edges left too heavy: when they are few (the players moved
+            # down into a score group whose rows all changed), they take the whole rise first
+            far: dict[int, int] = {}
+            for z in R:
+                yz = dualvar[z]
+                for u, k in zip(nbv[z], nbk[z]):
+                    if not inR[u]:
+                        w = wt[k]
+                        if w:
+                            e = w - yz - dualvar[u]
+                            if e > 0 and e > far.get(u, 0):
+                                far[u] = e
+            if far and len(far) * _FAR_SHARE <= len(R):
+                for u in far:
+                    self._make_trivial(u)
+                for u, e in far.items():
+                    dualvar[u] += e + (e & 1)
+                    touched.append(u)
+            rise = []
+            for z in R:
+                yz = dualvar[z]
+                d = 0
+                for u, k in zip(nbv[z], nbk[z]):
+                    w = wt[k]
+                    if w:
+                        e = w - yz - dualvar[u]
+                        if e > 0:
+                            if inR[u]:
+                                e = ((e + 3) >> 2) << 1
+                            elif e & 1:
+                                e += 1
+                            if e > d:
+                                d = e
+                rise.append(d)
+            for z, d in zip(R, rise):
+                if d:
+                    dualvar[z] += d
                     changed.append(z)
+            R = []
+        for z in R:
+            at[z] = len(changed)
+            a = needs[z] = need(z, -1)
+            if a is not None and dualvar[z] < a:
+                dualvar[z] = a
+                changed.append(z)
         lowered = False
         # 2. a matched edge at a dirty vertex that is no longer tight: lower the dual of one
         # end (the higher-ranked first) by the slack when its other edges allow it (a
@@ -370,7 +425,7 @@ class Matcher:
                                 if e is not None and e > dualvar[a] - s:
                                     refused = True
                                     break
-                        if refused:
+                        if refused and not bulk:
                             continue
                         r = need(a, b)
                         if r is None or dualvar[a] - s >= r:
@@ -379,6 +434,13 @@ class Matcher:
                             s = 0
                             lowered = True
                             break
+                        if bulk and r < dualvar[a] - 1:
+                            # part of the slack (an even amount: parities kept)
+                            d = (dualvar[a] - r) & ~1
+                            dualvar[a] -= d
+                            changed.append(a)
+                            s -= d
+                            lowered = True
                 if s == 0:
                     continue
             mate[m] = -1

@@ -5,7 +5,8 @@ tournament and data versions, and a restored database counts those versions agai
 so entries cached from the newer state would be taken for the restored one's. Only this site's keys
 are deleted (the cache's ``KEY_PREFIX``, on Redis by ``SCAN``), never the whole Redis database: the
 Celery queues may share it. ``--pdfs``: also delete the PDF files under ``MEDIA_ROOT`` (crosstables,
-standings, pairing lists, slips, prize lists); they are rebuilt on the next request.
+standings, pairing lists, slips, prize lists, brackets, team PDFs, event reports); they are rebuilt on the
+next request.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from django.core.cache import caches
 from django.core.management.base import BaseCommand
 
 #: Folders of MEDIA_ROOT that hold only cached PDFs (tournaments/crosstable_pdf.py, tournaments/hall_pdf.py).
-PDF_FOLDERS = ("crosstables", "standings", "pairings", "slips", "prizes")
+PDF_FOLDERS = ("crosstables", "standings", "pairings", "slips", "prizes", "brackets", "teams", "events")
 
 
 def clear_cache_keys() -> int:
