@@ -547,8 +547,9 @@ class ClubListApi(generics.ListAPIView):
 
     @extend_schema(
         operation_id="clubs_create", tags=["clubs"], request=ClubCreateInputSerializer,
-        responses={201: ClubOutputSerializer, **error_responses(400, 401, 403)},
-        description="Create a club (federation staff; services.club_create). A name in use → 400 with field name.",
+        responses={201: ClubOutputSerializer, **error_responses(400, 401, 403, 409)},
+        description="Create a club (federation staff; services.club_create). A name in use (Turkish case rules) "
+                    "→ 409 with field name.",
     )
     def post(self, request, *args, **kwargs):
         _require_staff(request.user, _("Only federation staff can create clubs."))
@@ -567,8 +568,9 @@ class ClubDetailApi(APIView):
 
     @extend_schema(
         operation_id="clubs_update", tags=["clubs"], request=ClubUpdateInputSerializer,
-        responses={200: ClubOutputSerializer, **error_responses(400, 401, 403, 404)},
-        description="Change the fields sent (federation staff; services.club_update); `reason` is kept on the history row.",
+        responses={200: ClubOutputSerializer, **error_responses(400, 401, 403, 404, 409)},
+        description="Change the fields sent (federation staff; services.club_update); `reason` is kept on the "
+                    "history row. A name in use → 409 with field name.",
     )
     def patch(self, request, club_id: int):
         _require_staff(request.user, _("Only federation staff can edit clubs."))

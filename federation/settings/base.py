@@ -309,6 +309,9 @@ SPECTACULAR_SETTINGS = {
         "SideEnum": ["first", "second"],
         "HalfOrZeroByeEnum": ["half", "zero"],
         "JobStatusEnum": ["queued", "running", "done", "failed"],
+        # a new tournament's acceleration: none or baku (manual only from an imported TRF file)
+        "AccelerationEnum": "tournaments.models.Tournament.Acceleration",
+        "NewTournamentAccelerationEnum": "tournaments.serializers.CREATE_ACCELERATION_CHOICES",
     },
 }
 

@@ -6,7 +6,7 @@ documented status with a body that matches the schema, never a 5xx; a schema-val
 
 Time-boxed by ``SCHEMATHESIS_EXAMPLES`` examples per operation and identity: 2 on PostgreSQL (CI's
 service step; the coverage phase adds the boundary cases: ≥ 2,000 requests per identity, asserted by the
-last test), 1 on the embedded SQLite run (a smoke pass); ``0`` skips.
+last test), 4 on the embedded SQLite run (a smoke pass: no coverage phase); ``0`` skips.
 """
 from __future__ import annotations
 
@@ -28,10 +28,23 @@ def _schema():
 schema = _schema()
 
 
-def _default_examples() -> str:
+def _on_postgres() -> bool:
     from django.conf import settings as django_settings
 
-    return "2" if django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql") else "1"
+    return django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
+
+
+ON_POSTGRES = _on_postgres()
+
+
+def _default_examples() -> str:
+    return "2" if ON_POSTGRES else "4"
+
+
+if not ON_POSTGRES and os.environ.get("SCHEMATHESIS_COVERAGE") != "1":
+    # The SQLite smoke pass: explicit examples and a few fuzzed cases per operation, without the coverage
+    # phase's thousands of boundary cases (those run on PostgreSQL, CI's service step).
+    schema.config.phases.coverage.enabled = False
 
 
 EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES") or _default_examples())
@@ -48,7 +61,63 @@ COLLECT = os.environ.get("SCHEMATHESIS_COLLECT") == "1"
 # TRF-16 file; a game record's move list). Checking that text is what they are for, so a schema-valid
 # but ill-formed file or record is rightly a 400 with the field and the reason; every other check runs.
 GRAMMAR_BODIES = {"POST /api/tournaments/import-trf/", "POST /api/games/validate-record/"}
+# Known mismatches still open (issue 23.9), each excluded for its one operation and check only, with the
+# reason and the failures counted on PostgreSQL (2 examples, all four identities) when it was excluded.
+KNOWN_MISMATCHES: dict[tuple[str, str], str] = {}
 FAILURES: dict[tuple[str, str], list[str]] = {}
+WORLD: dict[str, int] = {}  # ids of fixture rows a schema-valid body may refer to
+# Rules between fields of POST /api/tournaments/ that a JSON schema without oneOf cannot state; the
+# operation's description states them (each broken one is a 400 naming the field). A schema-valid body
+# generated for the positive checks is brought within them before it is sent: the knockout settings only
+# with system knockout, the earlier stage an existing Swiss ("sema", 4 entries), dates in order.
+KNOCKOUT_ONLY = ("knockout_sets", "third_place_match", "level_match_rule", "max_deciders", "qualified_from",
+                 "qualifiers")
+
+
+def _within_cross_field_rules(case) -> None:
+    body = case.body
+    if not isinstance(body, dict) or case.meta is None or not case.meta.generation.mode.is_positive:
+        return
+    if case.operation.label == "POST /api/ratings/parameters/":
+        _parameters_in_order(body)
+        return
+    if case.operation.label in ("POST /api/players/", "PATCH /api/players/{federation_id}/"):
+        if isinstance(body.get("club"), int) and not isinstance(body.get("club"), bool):
+            body["club"] = WORLD["club"]  # a club id is a reference: the fixture's club
+        return
+    if case.operation.label != "POST /api/tournaments/":
+        return
+    if body.get("system", "swiss") != "knockout":
+        for key in KNOCKOUT_ONLY:
+            body.pop(key, None)
+    else:
+        if body.get("level_match_rule") == "deciders_then_seed" and not 1 <= (body.get("max_deciders") or 0) <= 9:
+            body["max_deciders"] = 1
+        if body.get("qualified_from") is not None:
+            body["qualified_from"] = "sema"
+            body["qualifiers"] = min(max(body.get("qualifiers") or 2, 2), 4)
+        else:
+            body.pop("qualifiers", None)
+    start, end = body.get("start_date"), body.get("end_date")
+    if start and end and end < start:
+        body["start_date"], body["end_date"] = end, start
+
+
+def _parameters_in_order(body) -> None:
+    """POST /api/ratings/parameters/: the description's rules between parameters (over the shipped
+    defaults): min_rd <= known_rd <= initial_rd, initial_volatility <= max_volatility."""
+    import dataclasses
+
+    from ratings.engine.federation import _PARAMS_CLASS, FEDERATION_DEFAULTS
+
+    params = body.get("params")
+    if not isinstance(params, dict):
+        return
+    defaults = {f.name: f.default for f in dataclasses.fields(_PARAMS_CLASS)} | dict(FEDERATION_DEFAULTS)
+    for keys in (("min_rd", "known_rd", "initial_rd"), ("initial_volatility", "max_volatility")):
+        if any(k in params for k in keys):
+            values = sorted(params.get(k, defaults[k]) for k in keys)
+            params.update(zip(keys, values))
 
 
 @pytest.fixture
@@ -69,7 +138,7 @@ def keep_connection():
 @pytest.fixture
 def api_world(db, keep_connection):
     """Users of each role (MD5 hasher in tests: Basic auth is cheap) and a small tournament to hit."""
-    from tests.factories import PlayerFactory, UserFactory, organiser, referee
+    from tests.factories import ClubFactory, PlayerFactory, UserFactory, organiser, referee
     from tournaments import services
 
     org = organiser(username="st-org")
@@ -83,6 +152,7 @@ def api_world(db, keep_connection):
         services.entry_add(tournament=t, player=PlayerFactory(rating=1600 - i, federation_id=f"SM-{i}"))
     rnd = services.round_pair(tournament=t, user=org, coin_seed="s")
     services.round_publish(round=rnd, user=org)
+    WORLD["club"] = ClubFactory(name="Şema Kulübü").pk
     staff = UserFactory(username="st-staff", is_staff=True)
     staff.set_password("pw-staff-123")
     staff.save()
@@ -105,7 +175,10 @@ def test_api_conforms_to_its_schema(case, role, api_world):
     if EXAMPLES == 0:
         pytest.skip("SCHEMATHESIS_EXAMPLES=0")
     CASES[role] += 1
+    _within_cross_field_rules(case)
     excluded = [schemathesis.checks.positive_data_acceptance] if case.operation.label in GRAMMAR_BODIES else []
+    excluded += [getattr(schemathesis.checks, check) for (label, check) in KNOWN_MISMATCHES
+                 if label == case.operation.label]
     if not COLLECT:
         case.call_and_validate(headers=_headers(api_world, role), excluded_checks=excluded)
         return
@@ -124,8 +197,8 @@ def test_api_conforms_to_its_schema(case, role, api_world):
 
 
 def test_enough_cases_were_run():
-    """The run above is not vacuous: ≥ 2,000 generated requests per identity on PostgreSQL (CI), ≥ 500 on
-    the SQLite smoke pass."""
+    """The run above is not vacuous: ≥ 2,000 generated requests per identity on PostgreSQL (CI), ≥ 150 on
+    the SQLite smoke pass (no coverage phase)."""
     if EXAMPLES == 0 or not any(CASES.values()):
         pytest.skip("the schemathesis run did not run in this session (deselected or skipped)")
     print(f"schemathesis: generated requests per identity {CASES}")
@@ -135,8 +208,5 @@ def test_enough_cases_were_run():
             for item in items[:1000]:
                 print("   ", item)
         return
-    from django.conf import settings as django_settings
-
-    on_postgres = django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
     for role in ROLES:
-        assert CASES[role] >= (2000 if on_postgres else 500), CASES
+        assert CASES[role] >= (2000 if ON_POSTGRES else 150), CASES
