@@ -12,6 +12,7 @@ answers ``GET`` with 301 to the surviving player.
 from __future__ import annotations
 
 import django_filters
+from django import forms
 from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -138,6 +139,41 @@ def club_get(*, club_id: int) -> Club:
 # --------------------------------------------------------------------------------------------
 
 
+class StrictBooleanField(forms.NullBooleanField):
+    """A query-string boolean that refuses what is not one: ``true``/``false`` (also ``1``/``0``,
+    any case); absent or empty means "no filter"; anything else is a 400 with the parameter's name
+    (Django's own field would quietly read ``AAA`` as "no filter")."""
+
+    TRUE, FALSE = {"true", "1"}, {"false", "0"}
+    widget = forms.TextInput  # the raw text: the boolean widgets read any unknown value as None
+
+    def to_python(self, value):
+        if value in (None, ""):
+            return None
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in self.TRUE:
+            return True
+        if text in self.FALSE:
+            return False
+        raise forms.ValidationError(_("Enter true or false."), code="invalid")
+
+    def validate(self, value):
+        """Nothing more to check: :meth:`to_python` refused every other value."""
+
+
+class StrictBooleanFilter(django_filters.BooleanFilter):
+    """``BooleanFilter`` with :class:`StrictBooleanField`: a non-boolean value is a 400, as the schema
+    (``type: boolean``) says."""
+
+    field_class = StrictBooleanField
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("widget", forms.TextInput)
+        super().__init__(*args, **kwargs)
+
+
 class PlayerFilter(django_filters.FilterSet):
     """``club`` (id or short name), ``city`` (case-insensitive), ``sex`` (m/f), ``search`` (every word
     must occur in the first or last name, or equal the federation id), ``active`` (true/false; default
@@ -151,7 +187,7 @@ class PlayerFilter(django_filters.FilterSet):
     search = django_filters.CharFilter(
         method="filter_search", max_length=100, help_text="Words of the name, or a federation id (at most 6 words).",
     )
-    active = django_filters.BooleanFilter(
+    active = StrictBooleanFilter(
         field_name="active", help_text="true: active players only; false: deactivated and merged records only.",
     )
 
@@ -188,7 +224,7 @@ class ClubFilter(django_filters.FilterSet):
                                      help_text="City, any case, Turkish letters optional (ISTANBUL = İstanbul).")
     search = django_filters.CharFilter(method="filter_search", max_length=100,
                                        help_text="Words of the name, short name or city (at most 6 words).")
-    active = django_filters.BooleanFilter(field_name="active", help_text="true: active clubs only.")
+    active = StrictBooleanFilter(field_name="active", help_text="true: active clubs only.")
 
     class Meta:
         model = Club
@@ -215,12 +251,17 @@ class StrictInputSerializer(serializers.Serializer):
     silently ignored); ``rating`` gets its own reason: the rating run owns it."""
 
     def validate(self, attrs):
-        unknown = [k for k in getattr(self, "initial_data", {}) if k not in self.fields]
+        initial = getattr(self, "initial_data", {})
+        unknown = [k for k in initial if k not in self.fields]
         if unknown:
             key = unknown[0]
             if key == "rating":
                 raise serializers.ValidationError({key: _("The rating is set by the rating run, not by hand.")})
             raise serializers.ValidationError({key: _("Unknown field.")})
+        for name, field in self.fields.items():  # JSON 0 is not the text "0" (DRF would convert it)
+            value = initial.get(name) if hasattr(initial, "get") else None
+            if isinstance(field, serializers.CharField) and value is not None and not isinstance(value, str):
+                raise serializers.ValidationError({name: field.error_messages["invalid"]})
         return attrs
 
 
@@ -506,8 +547,9 @@ class ClubListApi(generics.ListAPIView):
 
     @extend_schema(
         operation_id="clubs_create", tags=["clubs"], request=ClubCreateInputSerializer,
-        responses={201: ClubOutputSerializer, **error_responses(400, 401, 403)},
-        description="Create a club (federation staff; services.club_create). A name in use → 400 with field name.",
+        responses={201: ClubOutputSerializer, **error_responses(400, 401, 403, 409)},
+        description="Create a club (federation staff; services.club_create). A name in use (Turkish case rules) "
+                    "→ 409 with field name.",
     )
     def post(self, request, *args, **kwargs):
         _require_staff(request.user, _("Only federation staff can create clubs."))
@@ -526,8 +568,9 @@ class ClubDetailApi(APIView):
 
     @extend_schema(
         operation_id="clubs_update", tags=["clubs"], request=ClubUpdateInputSerializer,
-        responses={200: ClubOutputSerializer, **error_responses(400, 401, 403, 404)},
-        description="Change the fields sent (federation staff; services.club_update); `reason` is kept on the history row.",
+        responses={200: ClubOutputSerializer, **error_responses(400, 401, 403, 404, 409)},
+        description="Change the fields sent (federation staff; services.club_update); `reason` is kept on the "
+                    "history row. A name in use → 409 with field name.",
     )
     def patch(self, request, club_id: int):
         _require_staff(request.user, _("Only federation staff can edit clubs."))

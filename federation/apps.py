@@ -7,6 +7,7 @@ class FederationConfig(AppConfig):
 
     def ready(self) -> None:
         from federation import roles
+        from federation import schema  # noqa: F401  (registers the OpenAPI serializer extensions)
         from federation.versions import connect_signals
 
         connect_signals()

@@ -140,7 +140,7 @@ class Pagination(pagination.LimitOffsetPagination):
         from federation.errors import ValidationFailed
 
         raw = request.query_params.get(name)
-        if raw in (None, ""):
+        if raw is None:  # absent: the default; present but empty or not a number: 400 below
             return default
         if not (raw.isascii() and raw.isdigit()) or not lo <= int(raw) <= hi:
             raise ValidationFailed(f"{name} must be a whole number from {lo} to {hi}.", field=name)

@@ -120,14 +120,14 @@ def _sex(value) -> str:
 
 def _saved(instance, fields: list[str], *, unique: dict[str, str]) -> None:
     """Save ``fields`` of ``instance``; a unique constraint lost to a concurrent write becomes
-    ValidationFailed naming the field (``unique`` maps field -> message)."""
+    Conflict (409) naming the field (``unique`` maps field -> message)."""
     try:
         with transaction.atomic():
             instance.save(update_fields=fields)
     except IntegrityError as exc:
         for field, message in unique.items():
             if field in fields:
-                raise ValidationFailed(message, field=field) from exc
+                raise Conflict(message, field=field) from exc
         raise
 
 
@@ -229,7 +229,7 @@ def player_update(*, player: Player, user, reason: str = "", **fields) -> Player
     new_id = clean.get("federation_id")
     taken_message = _("Federation id %(id)s is already taken.") % {"id": new_id}
     if new_id is not None and Player.objects.filter(federation_id__iexact=new_id).exclude(pk=player.pk).exists():
-        raise ValidationFailed(taken_message, field="federation_id")
+        raise Conflict(taken_message, field="federation_id")
     changed = []
     for name, value in clean.items():
         current = player.club if name == "club" else getattr(player, name)
@@ -372,14 +372,15 @@ def _club_fields(fields: dict, *, club: Club | None) -> dict:
         others = Club.objects.all() if club is None else Club.objects.exclude(pk=club.pk)
         folded = " ".join(turkish_lower(name).split())  # Turkish case rules: "istanbul" = "İstanbul"
         if any(" ".join(turkish_lower(n).split()) == folded for n in others.values_list("name", flat=True)):
-            raise ValidationFailed(_("There is already a club named %(name)s.") % {"name": name}, field="name")
+            raise Conflict(_("There is already a club named %(name)s.") % {"name": name}, field="name")
     return clean
 
 
 @transaction.atomic
 def club_create(*, user, name: str, short_name: str = "", city: str = "", reason: str = "") -> Club:
     """Create a club (staff only): ``name`` 1..120 characters, unique (case-insensitive);
-    ``short_name`` up to 12; ``city`` up to 60; no control characters. ValidationFailed names the field."""
+    ``short_name`` up to 12; ``city`` up to 60; no control characters. ValidationFailed names the field;
+    a name already used (Turkish case rules): Conflict (409) naming ``name``."""
     _require_staff(user, _("Only federation staff can create clubs."))
     reason = _reason(reason)
     clean = _club_fields({"name": name, "short_name": short_name, "city": city}, club=None)
@@ -389,7 +390,7 @@ def club_create(*, user, name: str, short_name: str = "", city: str = "", reason
             with transaction.atomic():
                 club.save()
         except IntegrityError as exc:
-            raise ValidationFailed(
+            raise Conflict(
                 _("There is already a club named %(name)s.") % {"name": clean["name"]}, field="name"
             ) from exc
     return club

@@ -12,11 +12,11 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from federation.api_views import error_responses, player_get, validated_input
+from federation.api_views import StrictInputSerializer, error_responses, player_get, validated_input
+from federation.drf import Pagination
 from ratings import selectors
 
 STATUS_HELP = '"unrated", "provisional" (fewer than 30 rated sets) or "established".'
@@ -42,8 +42,9 @@ class RatingListInputSerializer(serializers.Serializer):
                                               "than this one is for federation staff only (403 for others).")
     search = serializers.CharField(required=False, allow_blank=True, max_length=100,
                                    help_text="Words of the name, or a federation id (at most 6 words).")
-    order = serializers.ChoiceField(choices=["rating", "name"], required=False, default="rating",
-                                    help_text="rating (desc, then Turkish name order) or name (Turkish order).")
+    order = serializers.ChoiceField(choices=["rating", "name"], required=False, default="rating", allow_blank=True,
+                                    help_text="rating (desc, then Turkish name order; also when empty) or name "
+                                              "(Turkish order).")
 
 
 class RatingClubSerializer(serializers.Serializer):
@@ -95,7 +96,7 @@ class RatingListApi(APIView):
     """The national rating list: rated players with filters ``club``, ``city``, ``sex``, ``age``,
     ``year``, ``search``; ``order`` rating (default) or name; ``limit``/``offset`` pages."""
 
-    pagination_class = LimitOffsetPagination
+    pagination_class = Pagination  # limit 1..1000, offset 0..10⁹; anything else a 400
 
     @extend_schema(
         operation_id="ratings_list", tags=["ratings"],
@@ -305,17 +306,13 @@ class OfficialListEntriesInputSerializer(serializers.Serializer):
                                       help_text="true: active (ranked) players only; false: inactive only.")
 
 
-class OfficialListPublishInputSerializer(serializers.Serializer):
+class OfficialListPublishInputSerializer(StrictInputSerializer):
+    """Unknown keys and a JSON number for the title or note are refused (400 naming the field)."""
+
     published_on = serializers.DateField(required=False, help_text="Default: the first day of this month. Not in "
                                                                    "the future.")
     title = serializers.CharField(required=False, allow_blank=True, max_length=120, default="")
     note = serializers.CharField(required=False, allow_blank=True, max_length=500, default="")
-
-    def validate(self, attrs):
-        unknown = [k for k in getattr(self, "initial_data", {}) if k not in self.fields]
-        if unknown:
-            raise serializers.ValidationError({unknown[0]: _("Unknown field.")})
-        return attrs
 
 
 class OfficialListWithdrawInputSerializer(serializers.Serializer):
@@ -390,7 +387,7 @@ class OfficialListArchiveApi(APIView):
 class OfficialListCurrentApi(APIView):
     """The current official list (the newest in force) with its lines, filtered and paginated."""
 
-    pagination_class = LimitOffsetPagination
+    pagination_class = Pagination  # limit 1..1000, offset 0..10⁹; anything else a 400
 
     @extend_schema(
         operation_id="rating_lists_current", tags=["ratings"],
@@ -413,7 +410,7 @@ class OfficialListDetailApi(APIView):
     """The official list of a date (the one in force; else the one withdrawn last, marked) with its
     lines in list order, filters ``category`` and ``active``, ``limit``/``offset`` pages."""
 
-    pagination_class = LimitOffsetPagination
+    pagination_class = Pagination  # limit 1..1000, offset 0..10⁹; anything else a 400
 
     @extend_schema(
         operation_id="rating_lists_retrieve", tags=["ratings"],

@@ -15,7 +15,7 @@ Writes call :mod:`ratings.services`, reads :func:`ratings.selectors.parameter_ov
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -100,14 +100,40 @@ class ParameterOverviewSerializer(serializers.Serializer):
                                    "ratings are still served), else null.")
 
 
+def params_schema() -> dict:
+    """The OpenAPI schema of a parameter set's ``params``, generated from
+    :data:`ratings.engine.parameters.PARAMETER_RANGES` (each parameter a number, or a whole number, within
+    its range) and the federation's rule ``monotone`` (true only); no other key."""
+    from ratings.engine.parameters import PARAMETER_RANGES
+
+    properties: dict = {
+        name: {"type": "integer" if rng.integer else "number", "minimum": rng.low, "maximum": rng.high,
+               "description": f"{rng.unit}: {rng.why}."}
+        for name, rng in PARAMETER_RANGES.items()
+    }
+    properties["monotone"] = {"type": "boolean", "enum": [True], "description": "The federation's rule: true only."}
+    return {
+        "type": "object", "properties": properties, "additionalProperties": False,
+        "description": "Name -> value; parameters not given take the shipped defaults. Between parameters (with "
+                       "the defaults for those not given): min_rd <= known_rd <= initial_rd and initial_volatility "
+                       "<= max_volatility; else 400 with field `params` naming the rule.",
+    }
+
+
+@extend_schema_field(params_schema())
+class _ParamsField(serializers.JSONField):
+    """A parameter set's ``params`` (a JSON object; :func:`params_schema` states its keys and ranges)."""
+
+
 class ParameterSetCreateInputSerializer(StrictInputSerializer):
     label = serializers.CharField(max_length=services.PARAMETER_LABEL_MAX_LENGTH)
-    params = serializers.JSONField(help_text="Name -> value; parameters not given take the shipped defaults.")
+    params = _ParamsField()
 
 
 class ParameterReasonInputSerializer(StrictInputSerializer):
-    reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="",
-                                   help_text="Required: why (stored with the adoption and on the history rows).")
+    reason = serializers.CharField(max_length=500,
+                                   help_text="Required, not blank: why (stored with the adoption and on the history "
+                                             "rows).")
 
 
 def _overview_body(overview: selectors.ParameterOverview) -> dict:

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import exceptions as drf_exceptions
 from rest_framework import generics, status
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -124,6 +124,7 @@ def _entry_data(entry: Entry, user) -> dict:
 # --------------------------------------------------------------------------------------------
 
 
+@extend_schema_field({"type": "integer", "minimum": 1900, "maximum": 2100})
 class YearFilter(django_filters.NumberFilter):
     """A whole year 1900..2100 (a decimal or out-of-range value is a 400, not an overflow)."""
 
@@ -157,7 +158,12 @@ class TournamentListApi(generics.ListAPIView):
     @extend_schema(
         operation_id="tournaments_create", tags=TAG, request=s.TournamentCreateInputSerializer,
         responses={201: s.TournamentDetailOutputSerializer, **_errors(400, 403)},
-        description="Create a draft tournament (organisers and staff; services.tournament_create).",
+        description="Create a draft tournament (organisers and staff; services.tournament_create).\n\n"
+        "Rules between fields (each broken one is a 400 naming the field): `end_date` not before "
+        "`start_date`; the knockout settings (`knockout_sets`, `third_place_match`, `level_match_rule`, "
+        "`max_deciders`, `qualified_from`, `qualifiers`) only with `system` knockout; `max_deciders` 1..9 "
+        "with `level_match_rule` deciders_then_seed; `qualifiers` only with `qualified_from`, which names "
+        "an existing, not archived Swiss or round robin with at least `qualifiers` entries.",
     )
     def post(self, request, *args, **kwargs):
         access.require(access.can_create_tournament(request.user), _("Only organisers can create tournaments."))

@@ -25,23 +25,60 @@ class TournamentFilterSerializer(serializers.Serializer):
     year = serializers.IntegerField(min_value=1900, max_value=2100, required=False, help_text="Year of the start date.")
 
 
+@extend_schema_field({"type": "integer", "minimum": 1, "maximum": 99})
+class _RoundsTotalField(serializers.IntegerField):
+    """An integer whose schema states the 1..99 that ``tournament_create`` checks (400 with field
+    ``rounds_total`` and its own message)."""
+
+
+def _tiebreak_keys() -> list[str]:
+    from tournaments.standings.tiebreaks import TIEBREAKS
+
+    return sorted(TIEBREAKS)
+
+
+@extend_schema_field({"type": "array", "items": {"type": "string", "enum": _tiebreak_keys()}, "uniqueItems": True,
+                      "maxItems": 12})
+class _TiebreaksField(serializers.ListField):
+    """Ordered tie-break keys: the schema states what ``tournaments.services._check_tiebreaks`` checks (a
+    key of ``tournaments.standings.TIEBREAKS``, none twice; else 400 with field ``tiebreaks``)."""
+
+
+@extend_schema_field({"type": "array", "items": {"$ref": "#/components/schemas/SetsPerMatchEnum"}, "maxItems": 12})
+class _KnockoutSetsField(serializers.ListField):
+    """Planned sets of each knockout round: the schema states what ``tournaments.knockout.clean_knockout_sets``
+    checks (1, 3, 5 or 7 each, at most 12 rounds). The item is the ``SetsPerMatchEnum`` component
+    (``sets_per_match``'s enum, hoisted by ``postprocess_schema_enums``)."""
+
+
+@extend_schema_field({"type": "integer", "enum": [1, 3, 5, 7]})
+class _SetsPerMatchField(serializers.IntegerField):
+    """An integer whose schema states the odd 1, 3, 5 or 7 that ``tournament_create`` checks."""
+
+
+#: What a new tournament may choose (``manual``: virtual points per player, only from an imported TRF file;
+#: ``tournament_create`` refuses it with 400, field ``acceleration``).
+CREATE_ACCELERATION_CHOICES = [c for c in Tournament.Acceleration.choices if c[0] != Tournament.Acceleration.MANUAL]
+
+
 class TournamentCreateInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=160)
-    rounds_total = serializers.IntegerField(help_text="Number of rounds, 1..99.")
+    rounds_total = _RoundsTotalField(help_text="Number of rounds, 1..99.")
     system = serializers.ChoiceField(choices=Tournament.System.choices, default=Tournament.System.SWISS)
     start_date = serializers.DateField(required=False, allow_null=True, default=None)
     end_date = serializers.DateField(required=False, allow_null=True, default=None)
     city = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
     venue = serializers.CharField(max_length=160, required=False, allow_blank=True, default="")
-    sets_per_match = serializers.IntegerField(default=3, help_text="Odd: 1, 3 (default), 5 or 7.")
+    sets_per_match = _SetsPerMatchField(default=3, help_text="Odd: 1, 3 (default), 5 or 7.")
     variant = serializers.ChoiceField(choices=Tournament.Variant.choices, default=Tournament.Variant.FEDERATION)
-    tiebreaks = serializers.ListField(
-        child=serializers.CharField(), required=False, allow_null=True, default=None,
+    tiebreaks = _TiebreaksField(
+        child=serializers.CharField(), required=False, allow_null=True, default=None, max_length=12,
         help_text="Ordered tie-break keys (tournaments.standings.TIEBREAKS); default: the federation's order.",
     )
     double_round_robin = serializers.BooleanField(default=False)
     acceleration = serializers.ChoiceField(
-        choices=Tournament.Acceleration.choices, default=Tournament.Acceleration.NONE,
+        choices=CREATE_ACCELERATION_CHOICES,
+        default=Tournament.Acceleration.NONE,
         help_text="Accelerated pairing of a Swiss: none (default) or baku (FIDE C.04.5.1); "
         "manual comes only from an imported TRF file.",
     )
@@ -54,7 +91,7 @@ class TournamentCreateInputSerializer(serializers.Serializer):
         default=True, help_text="Double round robin: swap the last two rounds of the first cycle (C.05 Annex 1).",
     )
     # knockout sections (issue 14; tournaments.knockout.clean_settings)
-    knockout_sets = serializers.ListField(
+    knockout_sets = _KnockoutSetsField(
         child=serializers.IntegerField(), required=False, default=list, max_length=12,
         help_text="Knockout: planned sets of each round's matches (1, 3, 5 or 7), round 1 first; empty: "
         "sets_per_match for every round.",
@@ -159,7 +196,7 @@ class TournamentUpdateInputSerializer(serializers.Serializer):
     city = serializers.CharField(max_length=60, required=False, allow_blank=True)
     chief_arbiter = serializers.CharField(max_length=120, required=False, allow_blank=True)
     time_control = serializers.CharField(max_length=120, required=False, allow_blank=True)
-    tiebreaks = serializers.ListField(child=serializers.CharField(max_length=40), required=False, max_length=12)
+    tiebreaks = _TiebreaksField(child=serializers.CharField(max_length=40), required=False, max_length=12)
     rounds_total = serializers.IntegerField(min_value=1, max_value=99, required=False)
     acceleration = serializers.ChoiceField(
         choices=Tournament.Acceleration.choices, required=False,

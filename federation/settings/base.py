@@ -293,6 +293,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Tournaments, pairings, three-set match results, standings and crosstables.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # request bodies get their own components (XxxRequest): a CharField that refuses "" says so there
+    # (minLength: 1) and not in answers; read-only fields are left out of requests; uploads are binary
+    "COMPONENT_SPLIT_REQUEST": True,
     # Swagger UI served from our own static files (no CDN: works offline and in closed halls)
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
@@ -309,6 +312,9 @@ SPECTACULAR_SETTINGS = {
         "SideEnum": ["first", "second"],
         "HalfOrZeroByeEnum": ["half", "zero"],
         "JobStatusEnum": ["queued", "running", "done", "failed"],
+        # a new tournament's acceleration: none or baku (manual only from an imported TRF file)
+        "AccelerationEnum": "tournaments.models.Tournament.Acceleration",
+        "NewTournamentAccelerationEnum": "tournaments.serializers.CREATE_ACCELERATION_CHOICES",
     },
 }
 

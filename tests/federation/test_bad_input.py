@@ -85,3 +85,18 @@ def test_nul_in_basic_auth_is_a_401(data, user):
     r = Client().get("/api/tournaments/", HTTP_AUTHORIZATION=f"Basic {token}")
     assert r.status_code == 401, r.status_code
     assert r.json()["error"]["code"] in ("authentication_failed", "not_authenticated")
+
+
+@pytest.mark.parametrize("url", ["/api/players/?active=AAA", "/api/players/?active=0.5",
+                                 "/api/clubs/?active=null", "/api/clubs/?active=2"])
+def test_a_non_boolean_active_filter_is_a_400_naming_it(data, url):
+    """The schema says ``active`` is a boolean; anything else was read as "no filter" (schemathesis)."""
+    r = Client().get(url)
+    assert r.status_code == 400, (url, r.status_code)
+    assert r.json()["error"]["field"] == "active", r.json()
+
+
+@pytest.mark.parametrize("value,count", [("true", 1), ("false", 0), ("1", 1), ("0", 0), ("", 1)])
+def test_a_boolean_active_filter_still_filters(data, value, count):
+    r = Client().get(f"/api/players/?active={value}")
+    assert r.status_code == 200 and r.json()["count"] == count, r.json()

@@ -150,7 +150,6 @@ def test_player_update_changes_the_federation_id(staff, player):
         ({"federation_id": "TR 100"}, "federation_id"),
         ({"federation_id": "TR/100"}, "federation_id"),
         ({"federation_id": "T" * 21}, "federation_id"),
-        ({"federation_id": "TR200"}, "federation_id"),  # taken
         ({"birth_year": 1899}, "birth_year"),
         ({"birth_year": 2101}, "birth_year"),
         ({"birth_year": "1990"}, "birth_year"),
@@ -164,6 +163,16 @@ def test_player_update_refusals_name_the_field(staff, player, fields, field):
     before = (Player.objects.filter(pk=player.pk).values().get(), player.history.count())
     exc = _refusal(ValidationFailed, services.player_update, player=player, user=staff, **fields)
     assert exc.field == field
+    assert (Player.objects.filter(pk=player.pk).values().get(), player.history.count()) == before
+
+
+def test_player_update_a_federation_id_in_use_is_a_conflict(staff, player):
+    from federation.errors import Conflict
+
+    PlayerFactory(federation_id="TR200")
+    before = (Player.objects.filter(pk=player.pk).values().get(), player.history.count())
+    exc = _refusal(Conflict, services.player_update, player=player, user=staff, federation_id="TR200")
+    assert (exc.status, exc.field) == (409, "federation_id")
     assert (Player.objects.filter(pk=player.pk).values().get(), player.history.count()) == before
 
 
@@ -384,20 +393,22 @@ def test_club_create_update_deactivate_with_history(staff):
 
 
 @pytest.mark.parametrize(
-    "fields, field",
+    "fields, field, status",
     [
-        ({"name": "ankara mangala kulübü"}, "name"),  # taken (case-insensitive for ASCII)
-        ({"name": ""}, "name"),
-        ({"name": "N" * 121}, "name"),
-        ({"short_name": "S" * 13}, "short_name"),
-        ({"city": "Kon\x00ya"}, "city"),
-        ({"active": False}, "active"),
+        ({"name": "ankara mangala kulübü"}, "name", 409),  # taken (case-insensitive for ASCII): a conflict
+        ({"name": ""}, "name", 400),
+        ({"name": "N" * 121}, "name", 400),
+        ({"short_name": "S" * 13}, "short_name", 400),
+        ({"city": "Kon\x00ya"}, "city", 400),
+        ({"active": False}, "active", 400),
     ],
 )
-def test_club_update_refusals_name_the_field(staff, club, fields, field):
+def test_club_update_refusals_name_the_field(staff, club, fields, field, status):
+    from federation.errors import ApplicationError
+
     other = ClubFactory(name="Konya Mangala")
-    exc = _refusal(ValidationFailed, services.club_update, club=other, user=staff, **fields)
-    assert exc.field == field
+    exc = _refusal(ApplicationError, services.club_update, club=other, user=staff, **fields)
+    assert (exc.field, exc.status) == (field, status)
     assert Club.objects.get(pk=other.pk).name == "Konya Mangala"
 
 
@@ -460,7 +471,6 @@ def test_api_player_update(staff, player):
         ({"last_name": "Yıl\x1bmaz"}, "last_name", "Last name contains a control character."),
         ({"birth_year": 1850}, "birth_year", "Ensure this value is greater than or equal to 1900."),
         ({"sex": "x"}, "sex", '"x" is not a valid choice.'),
-        ({"federation_id": "TR200"}, "federation_id", "Federation id TR200 is already taken."),
         ({"nickname": "Ali"}, "nickname", "Unknown field."),
     ],
 )
@@ -469,6 +479,16 @@ def test_api_player_update_400_names_the_field(staff, player, body, field, messa
     r = _api(staff).patch("/api/players/TR100/", body, format="json")
     assert r.status_code == 400
     assert r.json() == {"error": {"code": "invalid", "message": message, "field": field}}
+
+
+def test_api_player_update_409_for_a_federation_id_in_use(staff, player):
+    """A federation id another player holds is a conflict with the stored state (409, naming the field)."""
+    PlayerFactory(federation_id="TR200")
+    r = _api(staff).patch("/api/players/TR100/", {"federation_id": "TR200"}, format="json")
+    assert r.status_code == 409
+    assert r.json() == {"error": {"code": "conflict", "message": "Federation id TR200 is already taken.",
+                                  "field": "federation_id"}}
+    assert Player.objects.get(pk=player.pk).federation_id == "TR100"
 
 
 def test_api_player_update_401_403_404(player):
@@ -541,7 +561,7 @@ def test_api_clubs(staff, club):
     new_id = r.json()["id"]
     assert r.json() == {"id": new_id, "name": "Bursa Mangala", "short_name": "BMK", "city": "Bursa", "active": True}
     r = _api(staff).post("/api/clubs/", {"name": "Ankara Mangala Kulübü"}, format="json")
-    assert (r.status_code, r.json()["error"]["field"]) == (400, "name")
+    assert (r.status_code, r.json()["error"]["field"]) == (409, "name")  # a name in use: a conflict
     r = _api(staff).post("/api/clubs/", {"name": "X", "short_name": "S" * 13}, format="json")
     assert (r.status_code, r.json()["error"]["field"]) == (400, "short_name")
     assert _api().post("/api/clubs/", {"name": "Y"}, format="json").status_code == 401
@@ -571,7 +591,7 @@ def test_schema_names_the_write_operations():
         "players_create", "players_update", "players_deactivate", "players_activate", "players_merge",
         "clubs_create", "clubs_retrieve", "clubs_update", "clubs_deactivate", "clubs_activate",
     } <= ops
-    body = schema["components"]["schemas"]["PatchedPlayerUpdateInput"]["properties"]
+    body = schema["components"]["schemas"]["PatchedPlayerUpdateInputRequest"]["properties"]
     assert body["last_name"]["maxLength"] == 60 and body["birth_year"]["minimum"] == 1900
 
 
