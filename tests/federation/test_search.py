@@ -33,12 +33,12 @@ def test_api_page_and_rating_search_fold_turkish_case(people, term, expected):
 
 def test_turkish_case_duplicates_are_refused_and_ids_are_found_in_any_case(people):
     from federation import services
-    from federation.errors import ValidationFailed
+    from federation.errors import Conflict
     from tests.factories import ClubFactory, UserFactory
 
     staff = UserFactory(username="staff-s", is_staff=True)
     ClubFactory(name="İstanbul Zeka Oyunları SK")
-    with pytest.raises(ValidationFailed) as err:
+    with pytest.raises(Conflict) as err:  # a name already in use is a conflict (409), issue 23
         services.club_create(user=staff, name="istanbul  zeka oyunları sk")
     assert err.value.field == "name"
     with pytest.raises(Exception) as err:
