@@ -10,7 +10,7 @@ Every service that writes opens an :func:`audit_context` naming the *action* (e.
 ``"result.correct"``), the user, the reason and the tournament. Each history row written inside it
 gets those values (:func:`_fill_history_row`), plus an ``audit_action_id`` shared by every row of the
 same action, so a correction that replaces three sets and changes a match reads as one event
-(:mod:`tournaments.history`). Rows written outside any context (the admin, a shell) get the request
+(:mod:`tournaments.history.selectors`). Rows written outside any context (the admin, a shell) get the request
 user from ``simple_history``'s middleware and an action id of their own.
 """
 from __future__ import annotations
@@ -111,7 +111,7 @@ def _tournament_id_of(instance) -> int | None:
         return Round.objects.filter(matches__pk=instance.match_id).values_list("tournament_id", flat=True).first()
     if name == "Absence":
         return _cached_or_query(instance, "entry", "tournament_id")
-    if name == "TeamMember":  # team championships (tournaments/teams.py)
+    if name == "TeamMember":  # team championships (tournaments/teams/services.py)
         return _cached_or_query(instance, "team", "tournament_id")
     if name == "TeamMatch":
         return _cached_or_query(instance, "round", "tournament_id")

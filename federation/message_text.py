@@ -1,14 +1,14 @@
 """Messages of the pure-Python modules in the user's language.
 
-:mod:`tournaments.trf` (the TRF reader) and :mod:`games.engine` (the rules engine and the game-record
+:mod:`tournaments.trf.fileformat` (the TRF reader) and :mod:`games.engine` (the rules engine and the game-record
 notation) import nothing from Django, so their messages are English.  Each message they raise or
-report is a ``str`` subclass (:class:`tournaments.trf.TrfMessage`, :class:`games.engine.errors.EngineMessage`)
+report is a ``str`` subclass (:class:`tournaments.trf.fileformat.TrfMessage`, :class:`games.engine.errors.EngineMessage`)
 whose text is the English one — what ``str(err)`` and the logs show — and that also keeps the
 ``template`` it was made from (marked with ``gettext_noop``, so ``makemessages`` puts it in the
 catalogue) and its ``params``.  :func:`translated` renders such a message with the active language's
 catalogue; anything else is returned as ``str()``.
 
-The specific entry points are :func:`tournaments.trf_messages.trf_error_message` and
+The specific entry points are :func:`tournaments.trf.messages.trf_error_message` and
 :func:`games.record_messages.engine_error_message`.
 """
 from __future__ import annotations

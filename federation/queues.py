@@ -13,13 +13,13 @@ QUEUES: tuple[str, ...] = ("default", "pdf", "ratings", "imports")
 
 #: Task name -> queue; a task not listed goes to ``default``.
 TASK_QUEUES: dict[str, str] = {
-    "tournaments.crosstable_pdf": "pdf",
+    "tournaments.paper.crosstable": "pdf",
     "tournaments.standings_pdf": "pdf",
     "tournaments.pairings_pdf": "pdf",
     "tournaments.prizes_pdf": "pdf",
-    "tournaments.bracket_pdf": "pdf",
-    "tournaments.team_pdf": "pdf",
-    "tournaments.event_report_pdf": "pdf",
+    "tournaments.paper.bracket": "pdf",
+    "tournaments.paper.teams": "pdf",
+    "tournaments.paper.event_report": "pdf",
     "ratings.rate_tournament": "ratings",
     "ratings.rerate_all": "ratings",
     "ratings.publish_monthly_list": "ratings",

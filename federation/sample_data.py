@@ -32,7 +32,7 @@ from federation import roles
 from federation.models import Club, Player
 from tournaments import services
 from tournaments.models import Match, Tournament
-from tournaments.trf_io import tournament_import_trf
+from tournaments.trf.exchange import tournament_import_trf
 
 DEMO_PASSWORDS = {
     "admin": "mangala-admin",
@@ -175,7 +175,7 @@ def load(stdout=None) -> dict[str, str]:
         p.save(update_fields=["user"])
     out: dict[str, str] = {}
     for path in sorted(TRF_DIR.glob("*.trf")):
-        from tournaments.trf import parse_trf
+        from tournaments.trf.fileformat import parse_trf
 
         name = parse_trf(path.read_bytes()).name or path.stem
         existing = Tournament.objects.filter(name=name, imported_from_trf=True).first()
@@ -267,7 +267,7 @@ def _school_players() -> list[Player]:
 def _school_event(users: dict[str, User], say):
     """The school event (:data:`SCHOOL_EVENT`), created once: sections, registration list, entries,
     and every round of every section paired, played (real engine sets) and closed."""
-    from tournaments import events
+    from tournaments.events import services as events
     from tournaments.models import Event
 
     event = Event.objects.filter(name=SCHOOL_EVENT).first()
@@ -305,7 +305,7 @@ def _school_prizes(event, organiser: User) -> None:
     """Category rankings and prize lists of the school event's sections (issue 14): trophies for the top
     three of each section, a medal for the best U10 pupil of the primary-school sections and for the best
     girl of the open middle-school section (one prize per pupil, the most valuable: values 30/20/10/5)."""
-    from tournaments import category_services as cs
+    from tournaments.prizes import services as cs
 
     for section in event.sections.order_by("section_order"):
         for place, label, value in ((1, "Birincilik kupası", 30), (2, "İkincilik kupası", 20),
@@ -325,7 +325,7 @@ KNOCKOUT_FINAL = "İstanbul Bahar Mangala Finali 2026"
 def play_knockout_round(rnd, referee: User, rng: random.Random) -> None:
     """Enter a result for every game of a knockout round: real sets played by the engine, with move records,
     until the match has a winner (the round's planned sets, then decider sets started as the lot says)."""
-    from tournaments import knockout
+    from tournaments.knockout import services as knockout
 
     for m in rnd.matches.filter(kind=Match.Kind.GAME).select_related("white", "black", "round__tournament"):
         sw, sb = _skill(m.white.rating), _skill(m.black.rating)
@@ -375,7 +375,7 @@ TEAM_CHAMPIONSHIP = "Kulüpler Arası Mangala Takım Şampiyonası 2026"
 
 def _team_championship(users: dict[str, User], players: list[Player], say):
     """The team championship (:data:`TEAM_CHAMPIONSHIP`), created once."""
-    from tournaments import teams
+    from tournaments.teams import services as teams
 
     t = Tournament.objects.filter(name=TEAM_CHAMPIONSHIP).first()
     if t is not None:
@@ -425,8 +425,8 @@ def _play_knockout(t: Tournament, users: dict[str, User], rng: random.Random, *,
 
 def _cut_playoff(users: dict[str, User], swiss: Tournament, qualifiers: int, rng: random.Random, say):
     """When players share the last qualifying place of ``swiss`` (places either side of the cut after
-    ``qualifiers``), the play-off between them (:mod:`tournaments.playoffs`), played through; else None."""
-    from tournaments import playoffs
+    ``qualifiers``), the play-off between them (:mod:`tournaments.knockout.playoffs`), played through; else None."""
+    from tournaments.knockout import playoffs
 
     for rank, names in playoffs.tied_places(swiss):
         if rank <= qualifiers < rank + len(names) - 1:

@@ -21,8 +21,8 @@ def favicon(request):
 urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),
     path("", include("tournaments.urls")),
-    path("", include("tournaments.event_urls")),  # multi-section events: /events/…, /api/events/…
-    path("", include("tournaments.team_urls")),  # team championships: /t/<slug>/teams/…, /api/tournaments/<slug>/teams/
+    path("", include("tournaments.events.urls")),  # multi-section events: /events/…, /api/events/…
+    path("", include("tournaments.teams.urls")),  # team championships: /t/<slug>/teams/…, /api/tournaments/<slug>/teams/
     path("", include("federation.urls_members")),
     path("games/", include("games.urls")),
     path("ratings/", include("ratings.urls")),

@@ -4,7 +4,7 @@ from django.urls import path
 from federation import api_views
 from games import api as games_api
 from tournaments import api as t
-from tournaments import knockout_api
+from tournaments.knockout import api as knockout_api
 
 urlpatterns = [
     path("players/", api_views.PlayerListApi.as_view(), name="api-players"),

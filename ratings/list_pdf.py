@@ -3,7 +3,7 @@
 The HTML comes from ``templates/ratings/official_list_pdf.html``; its rows are written here (one string,
 no template loop over thousands of rows). The table's header repeats on every page, the list's name
 and "page / pages" are at the foot; the rules between rows are a stretched 1-pixel PNG in each row's
-background (far cheaper than cell borders, as in :mod:`tournaments.crosstable_pdf`).
+background (far cheaper than cell borders, as in :mod:`tournaments.paper.crosstable`).
 
 A list never changes once published, so its file is built once per language (by a worker of the
 ``pdf`` queue: :func:`ratings.tasks.rating_list_pdf_task`) under ``MEDIA_ROOT/rating_lists`` and served
@@ -65,7 +65,7 @@ def _rows_html(entries) -> str:
 
 def rating_list_pdf_context(*, rating_list: RatingList, lang: str = "tr") -> dict:
     """The data step of the PDF: the template's context, in ``lang``."""
-    from tournaments.crosstable_pdf import _rule_png_uri
+    from tournaments.paper.crosstable import _rule_png_uri
 
     with translation.override(lang):
         entries = selectors.rating_list_entries(rating_list).only(
@@ -86,14 +86,14 @@ def rating_list_pdf_html(context: dict, *, lang: str = "tr") -> str:
 
 def rating_list_pdf_bytes(*, rating_list: RatingList, lang: str = "tr") -> bytes:
     """The PDF of ``rating_list`` in ``lang`` (built now, not cached)."""
-    from tournaments.crosstable_pdf import html_to_pdf
+    from tournaments.paper.crosstable import html_to_pdf
 
     return html_to_pdf(rating_list_pdf_html(rating_list_pdf_context(rating_list=rating_list, lang=lang), lang=lang))
 
 
 def rating_list_pdf_build(*, rating_list: RatingList, lang: str = "tr") -> Path:
     """Build (or reuse) the cached PDF file of ``rating_list`` and return its path."""
-    from tournaments.crosstable_pdf import pdf_file_build
+    from tournaments.paper.crosstable import pdf_file_build
 
     return pdf_file_build(rating_list_pdf_path(rating_list, lang),
                           lambda: rating_list_pdf_bytes(rating_list=rating_list, lang=lang))

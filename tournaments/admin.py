@@ -399,7 +399,7 @@ class TrfImportAdmin(TurkishSearchAdmin):
 @admin.register(Event)
 class EventAdmin(TurkishSearchHistoryAdmin):
     """Events and their sections (each a tournament: ``Tournament.event``); the product's event pages
-    add sections and keep the registration list (``tournaments.events``)."""
+    add sections and keep the registration list (``tournaments.events.services``)."""
 
     list_display = ("name", "start_date", "end_date", "city", "reference_date", "section_count")
     list_select_related = ("created_by",)
@@ -446,7 +446,7 @@ class EventRegistrationAdmin(TurkishSearchHistoryAdmin):
 @admin.register(Category)
 class CategoryAdmin(TouchesTournamentMixin, TurkishSearchHistoryAdmin):
     """A tournament's category rankings (age groups, girls, unrated, rating band, club, city); organisers
-    keep them on the tournament's "Categories and prizes" page (``tournaments.category_services``, which
+    keep them on the tournament's "Categories and prizes" page (``tournaments.prizes.services``, which
     checks the fields of each kind). An edit here bumps the tournament's version like every admin edit."""
 
     list_display = ("tournament", "code", "name", "kind", "max_age", "min_age", "rating_min", "rating_max", "club",
@@ -482,7 +482,7 @@ class TeamMemberInline(admin.TabularInline):
 @admin.register(Team)
 class TeamAdmin(TouchesTournamentMixin, TurkishSearchHistoryAdmin):
     """Teams of a team championship with their board order (members inline); organisers keep them on the
-    team pages (``tournaments.teams``), which check the board order and reserves."""
+    team pages (``tournaments.teams.services``), which check the board order and reserves."""
 
     list_display = ("tournament", "seed_no", "name", "short_name", "club", "withdrawn")
     list_display_links = ("seed_no", "name")
@@ -507,7 +507,7 @@ class TeamMemberAdmin(TouchesTournamentMixin, TurkishSearchHistoryAdmin):
 
 @admin.register(TeamMatch)
 class TeamMatchAdmin(ReadOnlyAdminMixin, TurkishSearchHistoryAdmin):
-    """View only: team matches are made by pairing a round (``tournaments.teams``); their boards are the
+    """View only: team matches are made by pairing a round (``tournaments.teams.services``); their boards are the
     round's matches and their result follows from the board results."""
 
     list_display = ("round", "number", "white_team", "black_team")

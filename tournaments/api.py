@@ -28,7 +28,9 @@ from federation.api_views import error_responses, validated_input
 from federation.errors import NotFound, ValidationFailed
 from federation.models import Player
 from federation.prepared import PreparedRead
-from tournaments import access, caching, history, publication, selectors, services, trf_io
+from tournaments import access, caching, publication, selectors, services
+from tournaments.history import selectors as history
+from tournaments.trf import exchange as trf_io
 from tournaments import serializers as s
 from tournaments.models import Entry, ForbiddenPair, Match, Round, Tournament
 
@@ -433,8 +435,8 @@ class RoundPairApi(APIView):
     def post(self, request, slug: str):
         t = _organised(slug, request, _("Only the organiser can pair rounds."))
         data = validated_input(s.RoundPairInputSerializer, request.data)
-        if t.format == Tournament.Format.TEAM:  # team events: the teams are paired (tournaments/teams.py)
-            from tournaments.teams import team_round_pair
+        if t.format == Tournament.Format.TEAM:  # team events: the teams are paired (tournaments/teams/services.py)
+            from tournaments.teams.services import team_round_pair
 
             r = team_round_pair(tournament=t, user=request.user, coin_seed=data["coin_seed"] or None)
         else:
@@ -567,7 +569,7 @@ def _standings_responses():
     """The standings of an individual event, or of a team event (``format`` = ``team``: team rows)."""
     from drf_spectacular.utils import PolymorphicProxySerializer
 
-    from tournaments.team_api import TeamStandingsOutputSerializer
+    from tournaments.teams.api import TeamStandingsOutputSerializer
 
     return PolymorphicProxySerializer(
         component_name="StandingsOrTeamStandings", resource_type_field_name=None,
@@ -594,7 +596,7 @@ class StandingsApi(APIView):
         ],
     )
     def get(self, request, slug: str):
-        from tournaments import category_selectors
+        from tournaments.prizes import selectors as category_selectors
 
         t = _tournament(slug, request.user)
         lang = (request.query_params.get("lang") or get_language() or "tr")[:2]
@@ -605,8 +607,8 @@ class StandingsApi(APIView):
             public_only = True
         else:
             raise NotFound(_("The standings are not published yet."))
-        if t.format == Tournament.Format.TEAM:  # team rows with match and board points (tournaments/team_api.py)
-            from tournaments import team_api
+        if t.format == Tournament.Format.TEAM:  # team rows with match and board points (tournaments/teams/api.py)
+            from tournaments.teams import api as team_api
 
             return Response(caching.tournament_cached(
                 "team-standings-api", tournament=t, parts=(lang,), public=public_only,

@@ -1,7 +1,7 @@
 """Invariants of the stored data: what must hold whatever wrote the rows (a service, an import, the
 admin, a shell, a bug). ``manage.py check_invariants`` and the nightly Celery task
 ``tournaments.check_invariants`` run :func:`check_invariants`; the archive import
-(:mod:`tournaments.archive`) runs :func:`check_tournament` on what it is about to commit.
+(:mod:`tournaments.archive.services`) runs :func:`check_tournament` on what it is about to commit.
 
 Two layers:
 
@@ -179,7 +179,7 @@ def match_findings(
 ) -> list[Finding]:
     """The rules one stored match breaks (RULES.md "Match and tournament scoring").
 
-    ``knockout``: for a game of a knockout, its plan (:class:`tournaments.knockout.MatchPlan`: ``planned``
+    ``knockout``: for a game of a knockout, its plan (:class:`tournaments.knockout.services.MatchPlan`: ``planned``
     sets, ``rule``, ``max_deciders``, ``higher_seed``, ``max_sets``): decider sets may follow a level match
     and the winner gets 1–0 (RULES.md "Knockout matches", :func:`games.engine.knockout_match_result`).
 
@@ -240,11 +240,11 @@ def match_findings(
 
 
 def _knockout_plan(t, m, entries: dict):
-    """The plan of a game of a knockout (:class:`tournaments.knockout.MatchPlan`), None otherwise (no query:
+    """The plan of a game of a knockout (:class:`tournaments.knockout.services.MatchPlan`), None otherwise (no query:
     the players' starting numbers come from ``entries``)."""
     if t.system != "knockout" or m.kind != "game" or m.black_id is None:
         return None
-    from tournaments.knockout import MatchPlan, sets_for_round
+    from tournaments.knockout.services import MatchPlan, sets_for_round
 
     w, b = entries.get(m.white_id), entries.get(m.black_id)
     higher = "A" if w is None or b is None or w.start_no < b.start_no else "B"
@@ -256,7 +256,7 @@ def _knockout_starter(plan, number: int) -> str | None:
     """Who starts set ``number`` of a knockout game (its decider sets by the lot); None: the usual rule."""
     if plan is None or number <= plan.planned:
         return None
-    from tournaments.knockout import plan_starter
+    from tournaments.knockout.services import plan_starter
 
     return plan_starter(plan, number)
 

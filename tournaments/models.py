@@ -575,7 +575,7 @@ def _empty_list() -> list:
 
 class TrfImport(models.Model):
     """A TRF file too big to import within a web request, imported by the Celery task
-    ``tournaments.import_trf`` (``tournaments.trf_io.trf_import_run``); the row is the progress report
+    ``tournaments.import_trf`` (``tournaments.trf.exchange.trf_import_run``); the row is the progress report
     the import page and ``GET /api/tournaments/import-trf/<id>/`` show.
 
     ``status``: queued → running → done (``tournament`` is the new tournament, ``notes`` the import's
@@ -643,7 +643,7 @@ class EventRegistration(models.Model):
     """A player on an :class:`Event`'s registration list and the section they play in.
 
     ``section`` is chosen by the sections' rules (birth year at the event's reference year and sex,
-    ``tournaments.sections``) unless ``override`` is set: then the organiser chose it (``note`` says
+    ``tournaments.events.sections``) unless ``override`` is set: then the organiser chose it (``note`` says
     why). ``section`` null = not placed yet (no rule fits, or several do).
     """
 

@@ -77,7 +77,7 @@ class StandingLine:
     tiebreaks: tuple[float, ...]
     withdrawn: bool
     official_rank: int | None = None  # the rank an imported file published (Entry.official_rank)
-    #: in a category's table (``tournaments.category_selectors``): the rank in the whole field; ``rank``
+    #: in a category's table (``tournaments.prizes.selectors``): the rank in the whole field; ``rank``
     #: is then the rank within the category. None in the overall table.
     overall_rank: int | None = None
 
@@ -99,7 +99,7 @@ class Standings:
     lines: tuple[StandingLine, ...]
     tiebreak_rules: str = TIEBREAK_RULES_DEFAULT
     official_ranks_differ: bool = False  # final standings whose ranks differ from the imported file's
-    #: play-offs that broke ties of these final standings (``tournaments.playoffs.PlayoffNote``)
+    #: play-offs that broke ties of these final standings (``tournaments.knockout.playoffs.PlayoffNote``)
     playoffs: tuple = ()
 
 
@@ -344,8 +344,8 @@ def _standings(
     playoffs = ()
     if (rounds >= tournament.rounds_total and tournament.system != Tournament.System.KNOCKOUT
             and any(line.shared for line in lines)):
-        # a shared place of the final standings: a play-off may have broken it (issue 14; tournaments.playoffs)
-        from tournaments.playoffs import apply_playoffs
+        # a shared place of the final standings: a play-off may have broken it (issue 14; tournaments.knockout.playoffs)
+        from tournaments.knockout.playoffs import apply_playoffs
 
         lines, playoffs = apply_playoffs(tournament, lines)
     return Standings(

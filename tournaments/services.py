@@ -28,7 +28,7 @@ from federation.errors import Conflict, PermissionDenied, PreconditionRequired, 
 from federation.models import Player
 from federation.prepared import PreparedRead, delete_in, insert_rows, update_columns
 from federation.validators import clean_reason, first_control_character
-from tournaments import access, caching, races
+from tournaments import access, caching, races, signals
 from tournaments.models import (
     Absence, CoinToss, Entry, ForbiddenPair, Match, PairingChange, Round, SetResult, Tournament,
 )
@@ -107,7 +107,7 @@ def tournament_touch(tournament: Tournament, *, standings: bool | Callable[[], b
     # the finished public pages (federation/pagecache.py): now, and again when this transaction commits
     caching.pages_written(tournament.slug, standings=standings_version != standings_before)
     if tournament.qualified_from_id and not tournament.qualifiers and tournament.system == Tournament.System.KNOCKOUT:
-        # a play-off (tournaments.playoffs): the standings of the event whose tie it breaks follow it
+        # a play-off (tournaments.knockout.playoffs): the standings of the event whose tie it breaks follow it
         tournaments_touch([tournament.qualified_from_id])
     tournament.version, tournament.standings_version = version, standings_version
     # the instance now holds a version of a transaction that may yet roll back: tournaments.caching
@@ -167,21 +167,6 @@ def _reason(reason: str, *, field: str = "reason", message: str | None = None) -
     if not text:
         raise ValidationFailed(message or _("Say why (the reason is recorded in the history)."), field=field)
     return text
-
-
-def _rerate_on_commit(tournament: Tournament) -> None:
-    """Queue the rating run of ``tournament`` and every later event once the transaction commits
-    (``ratings.tasks.rate_tournament_task``; idempotent) — after a change to a rated event."""
-    from ratings.tasks import rate_tournament_task
-
-    tid = tournament.pk
-    transaction.on_commit(lambda: rate_tournament_task.delay(tid))
-
-
-def _was_rated(tournament: Tournament) -> bool:
-    from ratings.models import RatingEvent
-
-    return RatingEvent.objects.filter(tournament_id=tournament.pk).exists()
 
 
 # --------------------------------------------------------------------------------------------
@@ -245,7 +230,7 @@ def tournament_create(
     A knockout (``system="knockout"``, issue 14) takes ``knockout_sets`` (planned sets per round, round 1
     first; blank: ``sets_per_match``), ``third_place_match``, ``level_match_rule`` and ``max_deciders``
     (RULES.md "Knockout matches"), and for a final stage ``qualified_from`` and ``qualifiers`` (the top
-    players of that stage's final standings); see :func:`tournaments.knockout.clean_settings`. Its
+    players of that stage's final standings); see :func:`tournaments.knockout.services.clean_settings`. Its
     ``rounds_total`` follows from the bracket (set when round 1 is paired).
 
     ``acceleration``: ``none`` or ``baku`` (FIDE C.04.5.1); ``tiebreak_rules``: ``auto`` (by the
@@ -269,7 +254,7 @@ def tournament_create(
     tiebreaks = _check_tiebreaks(tiebreaks if tiebreaks is not None else Tournament._meta.get_field("tiebreaks").default())
     acceleration = _check_acceleration(acceleration)
     tiebreak_rules = _check_tiebreak_rules(tiebreak_rules)
-    from tournaments import knockout
+    from tournaments.knockout import services as knockout
 
     ko = knockout.clean_settings(
         system=system, knockout_sets=knockout_sets, third_place_match=third_place_match,
@@ -310,7 +295,7 @@ def tournament_update_tiebreaks(*, tournament: Tournament, tiebreaks: Sequence[s
 EDITABLE_SETTINGS = (
     "name", "start_date", "end_date", "venue", "city", "chief_arbiter", "time_control", "tiebreaks", "rounds_total",
     "acceleration", "tiebreak_rules", "second_cycle_swap",
-    # knockout sections (tournaments.knockout.clean_changes)
+    # knockout sections (tournaments.knockout.services.clean_changes)
     "knockout_sets", "third_place_match", "level_match_rule", "max_deciders",
 )
 
@@ -447,7 +432,7 @@ def tournament_update(*, tournament: Tournament, user=None, reason: str = "", **
                     field="second_cycle_swap",
                 )
     if any(f in changes for f in ("knockout_sets", "third_place_match", "level_match_rule", "max_deciders")):
-        from tournaments import knockout
+        from tournaments.knockout import services as knockout
 
         changes = knockout.clean_changes(tournament, changes)
     changes = {f: v for f, v in changes.items() if f not in (
@@ -468,11 +453,11 @@ def tournament_update(*, tournament: Tournament, user=None, reason: str = "", **
         and tournament.rounds.filter(status=Round.Status.CLOSED).count() < tournament.rounds_total
     ):
         tournament.status = Tournament.Status.RUNNING  # more rounds to play: no longer final
-        rerate = _was_rated(tournament)
+        rerate = signals.tournament_was_rated(tournament)
     tournament.save(update_fields=[*changes, "status"])
     tournament_touch(tournament)
     if rerate:
-        _rerate_on_commit(tournament)
+        signals.rerate_on_commit(tournament)
     return tournament
 
 
@@ -495,11 +480,11 @@ def tournament_delete(*, tournament: Tournament, user=None, reason: str = "", co
             _("Type the tournament's short name (%(slug)s) to confirm.") % {"slug": tournament.slug}, field="confirm"
         )
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    if _was_rated(tournament):
+    if signals.tournament_was_rated(tournament):
         tournament.archived_at = timezone.now()
         tournament.save(update_fields=["archived_at"])
         tournament_touch(tournament)
-        _rerate_on_commit(tournament)
+        signals.rerate_on_commit(tournament)
         return tournament
     for rnd in tournament.rounds.order_by("-number"):
         rnd.matches.all().delete()  # matches restrict deleting entries: remove them first
@@ -519,7 +504,7 @@ def tournament_restore(*, tournament: Tournament, user=None, reason: str = "") -
     tournament.archived_at = None
     tournament.save(update_fields=["archived_at"])
     tournament_touch(tournament)
-    _rerate_on_commit(tournament)
+    signals.rerate_on_commit(tournament)
     return tournament
 
 
@@ -577,7 +562,7 @@ def entry_add(*, tournament: Tournament, player: Player, user=None, missed_round
     refused with code ``round_paired_not_played`` (delete that pairing, add, pair again).
     Raises Conflict when already entered, the event is finished or archived, the player is
     deactivated or merged, or a round robin has started, or the event is a team event (its players are
-    entered as members of a team: :func:`tournaments.teams.team_member_add` passes ``team_member``);
+    entered as members of a team: :func:`tournaments.teams.services.team_member_add` passes ``team_member``);
     ValidationFailed for another ``missed_rounds``.
     """
     if user is not None:
@@ -785,7 +770,7 @@ def round_pair(*, tournament: Tournament, user=None, coin_seed: str | None = Non
         access.require(access.can_organise(user, tournament), _("Only the organiser can pair rounds."))
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.system == Tournament.System.KNOCKOUT:  # the bracket (issue 14)
-        from tournaments import knockout
+        from tournaments.knockout import services as knockout
 
         rnd = knockout.round_pair_knockout(tournament=tournament, user=user, coin_seed=coin_seed)
         tournament_touch(tournament)
@@ -918,12 +903,12 @@ def round_reopen(*, round: Round, user=None, reason: str = "") -> Round:
     if tournament.status == Tournament.Status.FINISHED:
         tournament.status = Tournament.Status.RUNNING
         fields.append("status")
-        rerate = _was_rated(tournament)
+        rerate = signals.tournament_was_rated(tournament)
     if fields:
         tournament.save(update_fields=fields)
     tournament_touch(tournament)
     if rerate:
-        _rerate_on_commit(tournament)
+        signals.rerate_on_commit(tournament)
     return rnd
 
 
@@ -1256,7 +1241,7 @@ def match_result_enter(
     standings, crosstables and PDFs are recomputed) and a rated event is re-rated with every later one.
 
     A **knockout** match (issue 14; RULES.md "Knockout matches") plays its round's planned sets
-    (:func:`tournaments.knockout.sets_for_round`); a level match goes on with decider sets (accepted only
+    (:func:`tournaments.knockout.services.sets_for_round`); a level match goes on with decider sets (accepted only
     while it is level, as the event's rule allows: :func:`games.engine.knockout_match_result`). The first
     decider's starter is the lot recorded at the table (``decider_starter``: ``white``/``black``) or drawn
     here when the planned sets end level; later deciders alternate. The winner gets 1–0 and
@@ -1384,7 +1369,7 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
             extra={"current": result_snapshot(match, stored=stored)},
         )
     was_final = match.white_points is not None
-    from tournaments import knockout
+    from tournaments.knockout import services as knockout
 
     ko = knockout.match_plan(match)  # a knockout game (issue 14): planned sets of its round, decider sets
     old_decided, old_winner = knockout.match_winner(match) if ko else (False, None)
@@ -1539,7 +1524,7 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
     # a round close committed since has bumped standings_version, which tournament_touch then bumps again.
     tournament_touch(tournament, standings=closed)
     if closed and tournament.status == Tournament.Status.FINISHED and tournament.standings_published_at is not None:
-        _rerate_on_commit(tournament)
+        signals.rerate_on_commit(tournament)
     return match
 
 
@@ -1554,7 +1539,7 @@ def standings_publish(*, tournament: Tournament, user=None) -> Tournament:
     """Publish the standings after the last closed round (the public sees those rounds; a round still
     being played stays private until it is closed and the standings are published again). When every round is closed the
     tournament becomes ``finished`` and its final standings queue the rating run
-    (``ratings.tasks.rate_tournament_task``: this event and every later one, idempotent)."""
+    (:data:`tournaments.signals.rated_results_changed`: ratings rates this event and every later one)."""
     if user is not None:
         access.require(access.can_organise(user, tournament), _("Only the organiser can publish standings."))
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -1569,8 +1554,5 @@ def standings_publish(*, tournament: Tournament, user=None) -> Tournament:
     tournament_touch(tournament)
     if tournament.status == Tournament.Status.FINISHED:
         # final standings: rate this event and every later one once the transaction is committed
-        from ratings.tasks import rate_tournament_task
-
-        tid = tournament.id
-        transaction.on_commit(lambda: rate_tournament_task.delay(tid))
+        signals.rerate_on_commit(tournament)
     return tournament

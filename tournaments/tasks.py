@@ -7,13 +7,13 @@ from celery import shared_task
 from django.utils import translation
 
 from federation.jobs import JOB_OPTIONS, pause
-from tournaments.crosstable_pdf import crosstable_pdf_build
+from tournaments.paper.crosstable import crosstable_pdf_build
 from tournaments.models import Tournament
 
 logger = logging.getLogger(__name__)
 
 
-@shared_task(name="tournaments.crosstable_pdf", **JOB_OPTIONS)
+@shared_task(name="tournaments.paper.crosstable", **JOB_OPTIONS)
 def crosstable_pdf_task(tournament_id: int, lang: str = "tr") -> str:
     """Build the crosstable PDF of tournament ``tournament_id``; returns the file path.
 
@@ -28,7 +28,7 @@ def crosstable_pdf_task(tournament_id: int, lang: str = "tr") -> str:
 def standings_pdf_task(tournament_id: int, lang: str = "tr", public_only: bool = True) -> str:
     """Build the standings PDF of tournament ``tournament_id`` (the public's or the organisers'
     table); returns the file path. Idempotent like :func:`crosstable_pdf_task`."""
-    from tournaments.hall_pdf import standings_pdf_build
+    from tournaments.paper.hall import standings_pdf_build
 
     pause("TEST_TASK_DELAY")  # test-only (federation/jobs.py)
     tournament = Tournament.objects.get(pk=tournament_id)
@@ -39,45 +39,45 @@ def standings_pdf_task(tournament_id: int, lang: str = "tr", public_only: bool =
 def prizes_pdf_task(tournament_id: int, lang: str = "tr", public_only: bool = True) -> str:
     """Build the prize list PDF (prizes, winners, category tables) of tournament ``tournament_id`` (the
     public's or the organisers'); returns the file path. Idempotent like :func:`crosstable_pdf_task`."""
-    from tournaments.prize_pdf import prizes_pdf_build
+    from tournaments.paper.prizes import prizes_pdf_build
 
     pause("TEST_TASK_DELAY")  # test-only (federation/jobs.py)
     tournament = Tournament.objects.get(pk=tournament_id)
     return str(prizes_pdf_build(tournament=tournament, lang=lang, public_only=public_only))
 
 
-@shared_task(name="tournaments.bracket_pdf", **JOB_OPTIONS)
+@shared_task(name="tournaments.paper.bracket", **JOB_OPTIONS)
 def bracket_pdf_task(tournament_id: int, lang: str = "tr", public_only: bool = True) -> str:
     """Build the bracket PDF of the knockout ``tournament_id`` (the public's or the organisers' and referees');
     returns the file path. Idempotent like :func:`crosstable_pdf_task`."""
-    from tournaments.bracket_pdf import bracket_pdf_build
+    from tournaments.paper.bracket import bracket_pdf_build
 
     pause("TEST_TASK_DELAY")  # test-only (federation/jobs.py)
     tournament = Tournament.objects.get(pk=tournament_id)
     return str(bracket_pdf_build(tournament=tournament, lang=lang, public_only=public_only))
 
 
-@shared_task(name="tournaments.team_pdf", **JOB_OPTIONS)
+@shared_task(name="tournaments.paper.teams", **JOB_OPTIONS)
 def team_pdf_task(tournament_id: int, lang: str = "tr", public_only: bool = True) -> str:
     """Build the team championship PDF (team standings, crosstable, board prizes) of tournament
     ``tournament_id`` (the public's or the organisers'); returns the file path. Idempotent like
     :func:`crosstable_pdf_task`."""
-    from tournaments.team_pdf import team_pdf_build
+    from tournaments.paper.teams import team_pdf_build
 
     pause("TEST_TASK_DELAY")  # test-only (federation/jobs.py)
     tournament = Tournament.objects.get(pk=tournament_id)
     return str(team_pdf_build(tournament=tournament, lang=lang, public_only=public_only))
 
 
-@shared_task(name="tournaments.event_report_pdf", **JOB_OPTIONS)
+@shared_task(name="tournaments.paper.event_report", **JOB_OPTIONS)
 def event_report_pdf_task(event_id: int, lang: str = "tr", user_id: int | None = None) -> str:
     """Build the report PDF of event ``event_id`` as user ``user_id`` (None: the public) sees it;
     returns the file path. Idempotent like :func:`crosstable_pdf_task` (the file is named by the
-    report's fingerprint: :mod:`tournaments.event_report_pdf`)."""
+    report's fingerprint: :mod:`tournaments.paper.event_report`)."""
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import AnonymousUser
 
-    from tournaments.event_report_pdf import event_report_pdf_build
+    from tournaments.paper.event_report import event_report_pdf_build
     from tournaments.models import Event
 
     pause("TEST_TASK_DELAY")  # test-only (federation/jobs.py)
@@ -89,7 +89,7 @@ def event_report_pdf_task(event_id: int, lang: str = "tr", user_id: int | None =
 @shared_task(name="tournaments.pairings_pdf", **JOB_OPTIONS)
 def round_pairings_pdf_task(round_id: int, lang: str = "tr", large: bool = False) -> str:
     """Build the pairing list PDF of round ``round_id`` as it stands; returns the file path."""
-    from tournaments.hall_pdf import pairings_pdf_build
+    from tournaments.paper.hall import pairings_pdf_build
     from tournaments.models import Round
 
     pause("TEST_TASK_DELAY")  # test-only (federation/jobs.py)
@@ -107,13 +107,13 @@ def import_trf_task(self, import_id: int, lang: str | None = None, options: dict
     A delivery that finds the import running with a live heartbeat — a second send, or the broker's
     redelivery right after the worker running it died — tries again after ``TRF_IMPORT_LEASE_SECONDS``
     (at most twice): by then a dead run's lease has run out and this delivery restarts the import
-    (``tournaments.trf_lease``). Returns ``{"status", "tournament", "error"}`` (``tournament`` is the
+    (``tournaments.trf.lease``). Returns ``{"status", "tournament", "error"}`` (``tournament`` is the
     new slug or None).
     """
     from django.conf import settings
 
-    from tournaments.trf_io import trf_import_run  # trf_io sends this task: imported here, not at the top
-    from tournaments.trf_lease import lease_seconds
+    from tournaments.trf.exchange import trf_import_run  # trf_io sends this task: imported here, not at the top
+    from tournaments.trf.lease import lease_seconds
 
     with translation.override(lang or translation.get_language()):
         row = trf_import_run(import_id=import_id, options=options)
@@ -126,9 +126,9 @@ def import_trf_task(self, import_id: int, lang: str | None = None, options: dict
 def sweep_stuck_trf_imports_task() -> dict:
     """Re-queue the running TRF imports whose worker died (no heartbeat for ``TRF_IMPORT_LEASE_SECONDS``:
     their task restarts them, the import being one transaction) and fail those still queued after
-    ``TRF_IMPORT_STUCK_MINUTES`` (``tournaments.trf_lease.trf_import_sweep``); sent every minute by Celery
+    ``TRF_IMPORT_STUCK_MINUTES`` (``tournaments.trf.lease.trf_import_sweep``); sent every minute by Celery
     beat. Returns ``{"requeued": [ids], "failed": [ids]}``."""
-    from tournaments.trf_lease import trf_import_sweep
+    from tournaments.trf.lease import trf_import_sweep
 
     return trf_import_sweep()
 

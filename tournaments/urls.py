@@ -1,7 +1,9 @@
 """Tournament pages."""
 from django.urls import path
 
-from tournaments import category_views, knockout_views, views
+from tournaments import views
+from tournaments.prizes import views as category_views
+from tournaments.knockout import views as knockout_views
 
 urlpatterns = [
     path("", views.home, name="home"),

@@ -26,8 +26,13 @@ from federation.errors import ApplicationError
 from federation.services import player_register
 from federation import roles
 from federation.error_views import forbidden as _forbidden
-from tournaments import access, caching, category_selectors, history, publication, selectors, services, trf_io
-from tournaments import team_views, teams, view_helpers
+from tournaments import access, caching, publication, selectors, services, signals
+from tournaments.prizes import selectors as category_selectors
+from tournaments.history import selectors as history
+from tournaments.trf import exchange as trf_io
+from tournaments import view_helpers
+from tournaments.teams import views as team_views
+from tournaments.teams import services as teams
 from tournaments.forms import (
     EntriesForm,
     ForbiddenPairForm,
@@ -40,7 +45,7 @@ from tournaments.forms import (
 )
 from tournaments.models import Absence, ForbiddenPair, Match, Round, Tournament
 from tournaments.standings import TIEBREAKS, tiebreak_label
-from tournaments.trf_io import tournament_export_trf, tournament_import_trf
+from tournaments.trf.exchange import tournament_export_trf, tournament_import_trf
 
 #: Seconds between reloads of a TRF import job's progress page.
 TRF_IMPORT_REFRESH_SECONDS = 2
@@ -86,7 +91,7 @@ def tournament_detail(request, slug: str):
 
 def round_detail(request, slug: str, number: int):
     """Pairing list of one round with results; round 1 shows the coin toss."""
-    from tournaments.hall_pdf import slip_link_base
+    from tournaments.paper.hall import slip_link_base
 
     t = _tournament(request, slug)
     rnd = get_object_or_404(Round.objects.select_related("coin_toss"), tournament=t, number=number)
@@ -106,7 +111,7 @@ def round_detail(request, slug: str, number: int):
             "is_last": not t.rounds.filter(number__gt=rnd.number).exists(),
             "has_results": rnd.matches.filter(kind=Match.Kind.GAME, result_entered_at__isnull=False).exists(),
             "history": history.tournament_history(tournament=t, round_number=rnd.number, limit=50) if can_org else [],
-            # team events: the team matches with their boards (tournaments/team_views.py)
+            # team events: the team matches with their boards (tournaments/teams/views.py)
             **team_views.round_team_context(tournament=t, round=rnd, boards=boards),
         },
     )
@@ -219,7 +224,7 @@ def match_result(request, slug: str, number: int, board: int):
     closed = match.round.status == Round.Status.CLOSED
     can_correct = closed and access.can_organise(request.user, t)
     conflict = None
-    from tournaments import knockout_views
+    from tournaments.knockout import views as knockout_views
 
     # a knockout game (issue 14): its round's planned sets, then decider rows and the lot for the first decider
     form_class, n_sets, ko_info = knockout_views.result_form_setup(match)
@@ -366,7 +371,7 @@ def _result_rows(form: MatchResultForm, match: Match) -> list[dict]:
     ``termination`` and ``moves`` fields; ``errors`` (each reason once) and ``first_invalid`` (the id of
     its first field in error, for the summary's link). Fields in error get ``aria-invalid`` and point
     to the set's error text (``aria-describedby``). A knockout's decider rows are labelled "Decider 1 (set 4)"
-    and started as the lot says (:func:`tournaments.knockout.row_info`)."""
+    and started as the lot says (:func:`tournaments.knockout.services.row_info`)."""
 
     def name(entry) -> str:
         p = entry.player
@@ -374,7 +379,7 @@ def _result_rows(form: MatchResultForm, match: Match) -> list[dict]:
 
     names = {"white": name(match.white), "black": name(match.black)}
     rows = []
-    from tournaments.knockout import row_info
+    from tournaments.knockout.services import row_info
 
     for n, w, b, term, moves in form.set_rows():
         label, starter = row_info(match, n)  # a knockout's decider: by the lot (None: not drawn yet)
@@ -525,10 +530,10 @@ def live_json(request, slug: str):
 
 def standings(request, slug: str):
     """Standings with the tournament's tie-breaks; public once published. A knockout shows its final
-    ranking instead (:func:`tournaments.knockout_views.standings`)."""
+    ranking instead (:func:`tournaments.knockout.views.standings`)."""
     t = _tournament(request, slug)
     if t.system == Tournament.System.KNOCKOUT:
-        from tournaments import knockout_views
+        from tournaments.knockout import views as knockout_views
 
         return knockout_views.standings(request, t)
     can_org = access.can_organise(request.user, t)
@@ -608,7 +613,7 @@ def _not_stored_if(unknown: str, response):
 
 
 def _chosen_category(request, t: Tournament, *, public: bool) -> tuple[tuple, str, str]:
-    """The tournament's categories (:class:`tournaments.category_selectors.CategoryInfo`, cached per
+    """The tournament's categories (:class:`tournaments.prizes.selectors.CategoryInfo`, cached per
     version: no query on a warm page), the code of the one ``?category=`` chose ("" for the whole field)
     and the text asked for when no category has it ("" otherwise). Only a known code reaches a cache key."""
     categories = _category_infos(t, public=public)
@@ -633,7 +638,7 @@ def crosstable_pdf(request, slug: str):
     a PDF that is ready is served from storage; otherwise (with a broker) it is queued once and the
     request answers at once with 202 and a page that reloads until the file is there. In the embedded
     mode (Celery eager, no worker) it is built in this request."""
-    from tournaments.crosstable_pdf import crosstable_pdf_path
+    from tournaments.paper.crosstable import crosstable_pdf_path
     from tournaments.tasks import crosstable_pdf_task
 
     t = _tournament(request, slug)
@@ -685,7 +690,7 @@ def standings_pdf(request, slug: str):
     """Standings PDF with the tie-break columns, behind the same publish gate as the standings page
     (organisers get their page's table, the public the published one); cached and built like the
     crosstable PDF (:func:`_cached_pdf_response`)."""
-    from tournaments.hall_pdf import standings_pdf_path
+    from tournaments.paper.hall import standings_pdf_path
     from tournaments.tasks import standings_pdf_task
 
     t = _tournament(request, slug)
@@ -716,7 +721,7 @@ def round_pairings_pdf(request, slug: str, number: int):
     alphabetical); ``?large=1`` prints big type. Public once the round is published, like the round
     page; a draft for organisers and referees only (404 for anyone else). Cached per state of the round
     and built like the crosstable PDF (:func:`_cached_pdf_response`)."""
-    from tournaments.hall_pdf import pairings_pdf_path
+    from tournaments.paper.hall import pairings_pdf_path
     from tournaments.tasks import round_pairings_pdf_task
 
     t = _tournament(request, slug)
@@ -743,7 +748,7 @@ def round_slips_pdf(request, slug: str, number: int):
     event's referees and organisers: anonymous visitors get the login page, anyone else 403."""
     from django.contrib.auth.views import redirect_to_login
 
-    from tournaments.hall_pdf import slip_link_base, slips_pdf_bytes
+    from tournaments.paper.hall import slip_link_base, slips_pdf_bytes
 
     t = _tournament(request, slug)
     if not request.user.is_authenticated:
@@ -1238,7 +1243,7 @@ def tournament_delete(request, slug: str):
         messages.error(request, _("Only federation staff can delete tournaments."))
         return redirect("tournament-detail", slug=slug)
     form = TournamentDeleteForm(request.POST or None)
-    rated = services._was_rated(t)
+    rated = signals.tournament_was_rated(t)
     if request.method == "POST" and form.is_valid():
         try:
             kept = services.tournament_delete(

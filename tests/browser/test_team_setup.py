@@ -23,7 +23,8 @@ expect = pytest.importorskip("playwright.sync_api").expect
 
 from tests.browser.helpers import login as _login
 from tests.factories import PlayerFactory, organiser
-from tournaments import services, teams
+from tournaments import services
+from tournaments.teams import services as teams
 from tournaments.models import Match, Round, Team, TeamMember, Tournament
 from tournaments.services import SetInput
 

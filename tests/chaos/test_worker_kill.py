@@ -31,7 +31,7 @@ from tests.services.test_crash_recovery import (  # noqa: F401 — crash_worker 
 from tests.services.test_crash_recovery import (
     test_jobs_killed_with_their_worker_are_run_again_to_the_end as test_pdf_rating_and_record_import_killed_mid_job,
 )
-from tournaments import trf_io
+from tournaments.trf import exchange as trf_io
 from tournaments.models import TrfImport
 from tournaments.tasks import import_trf_task
 

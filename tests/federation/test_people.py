@@ -369,7 +369,7 @@ def test_roles_assign_twice_is_refused_and_remove_is_recorded(staff):
 
 
 def test_role_actions_are_labelled_in_the_tournament_history(staff):
-    from tournaments.history import tournament_history
+    from tournaments.history.selectors import tournament_history
 
     t = TournamentFactory()
     account = UserFactory(username="hakem3", first_name="Hale", last_name="Kem")

@@ -17,7 +17,7 @@ from ratings.models import RatingChange
 from ratings.tasks import rate_tournament_task
 from tests.factories import ClubFactory, PlayerFactory, UserFactory, organiser, referee
 from tournaments import services as ts
-from tournaments import trf as trfmod
+from tournaments.trf import fileformat as trfmod
 from tournaments.models import Entry, Match
 from tournaments.services import SetInput
 

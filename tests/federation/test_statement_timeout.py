@@ -63,7 +63,7 @@ def test_a_new_web_connection_gets_the_timeout_and_a_worker_none(settings, resto
 @pg
 @pytest.mark.django_db(transaction=True)
 def test_a_query_cut_by_the_timeout_is_a_503_not_a_traceback(monkeypatch, client):
-    from tournaments import trf_io
+    from tournaments.trf import exchange as trf_io
 
     def slow(**kwargs):
         with connection.cursor() as cursor:

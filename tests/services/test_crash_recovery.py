@@ -41,7 +41,7 @@ from tests.processes import stop_process_group
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory, organiser
 from tests.games.test_records import sample_set
 from tournaments import services as ts
-from tournaments.crosstable_pdf import crosstable_pdf_path
+from tournaments.paper.crosstable import crosstable_pdf_path
 from tournaments.models import SetResult
 from tournaments.services import SetInput
 from tournaments.tasks import crosstable_pdf_task

@@ -12,7 +12,8 @@ from rest_framework.test import APIClient
 
 from federation.errors import Conflict, ValidationFailed
 from tests.factories import PASSWORD, PlayerFactory, organiser
-from tournaments import history, services
+from tournaments import services
+from tournaments.history import selectors as history
 from tournaments.models import Entry, Round, Tournament
 from tournaments.pairing import berger_round
 from tournaments.pairing_adapter import entry_accelerations, round_one_field

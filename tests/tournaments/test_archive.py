@@ -1,4 +1,4 @@
-"""The JSON archive of a tournament (``tournaments.archive``, ``export_tournament`` / ``import_tournament``):
+"""The JSON archive of a tournament (``tournaments.archive.services``, ``export_tournament`` / ``import_tournament``):
 round trips of the shared completed tournament, a round robin, a Swiss with everything the fixtures lack
 (forfeits, byes, a late entry, withdrawals, requested byes, forbidden pairs, a hand-changed pairing,
 move records, an open round) and a TRF-imported event; the standings of the imported copy; the history
@@ -24,7 +24,7 @@ from federation.models import Club, Player
 from federation.sample_data import play_set
 from tests.factories import ClubFactory, PlayerFactory, organiser
 from tournaments import services
-from tournaments.archive import (
+from tournaments.archive.services import (
     FORMAT, FORMAT_VERSION, LEFT_OUT, ArchivePlayerConflicts, tournament_export, tournament_import,
 )
 from tournaments.invariants import check_invariants, check_tournament
@@ -149,7 +149,7 @@ def build_eventful_swiss(org) -> Tournament:
 
 
 def build_trf_event() -> Tournament:
-    from tournaments.trf_io import tournament_import_trf
+    from tournaments.trf.exchange import tournament_import_trf
 
     return tournament_import_trf(data=(TRF_DIR / "p17_acceleration_xxa.trf").read_bytes(), source="p17.trf",
                                  system="swiss").tournament
@@ -358,7 +358,7 @@ def test_imported_rows_have_one_history_row_saying_where_they_came_from(org):
             assert set(hist.values_list("audit_tournament_id", flat=True)) == {copy_.pk}, model
     assert len(set(Match.history.filter(audit_tournament_id=copy_.pk).values_list("audit_action_id", flat=True))) == 1
     # the tournament's history page folds the import into one action
-    from tournaments.history import tournament_history
+    from tournaments.history.selectors import tournament_history
 
     assert [item.action for item in tournament_history(tournament=copy_)].count("tournament.import") == 1
 
@@ -385,7 +385,7 @@ def test_a_dry_run_reports_and_saves_nothing(completed_tournament):
 
 def test_every_field_is_in_the_archive_or_left_out_on_purpose(completed_tournament):
     """A new column must be added to the archive (and a new format version) or to LEFT_OUT with a reason."""
-    from tournaments.archive import (
+    from tournaments.archive.services import (
         ABSENCE_KEYS, CHANGE_KEYS, CLUB_KEYS, ENTRY_KEYS, MATCH_KEYS, PAIR_KEYS, PLAYER_KEYS, ROUND_KEYS, SET_KEYS,
         TOSS_KEYS, TOURNAMENT_FIELDS,
     )
@@ -614,7 +614,7 @@ from tests.shared_data import shared_glob  # noqa: E402
 
 @pytest.mark.parametrize("path", shared_glob("data/trf/*.trf"), ids=lambda p: p.name)
 def test_real_tournaments_are_sound_and_survive_a_round_trip(path):
-    from tournaments.trf_io import tournament_import_trf
+    from tournaments.trf.exchange import tournament_import_trf
 
     t = tournament_import_trf(data=path.read_bytes(), source=path.name).tournament
     assert check_tournament(t) == []
@@ -628,7 +628,7 @@ def test_real_tournaments_are_sound_and_survive_a_round_trip(path):
 @pytest.mark.django_db
 def test_knockout_and_team_events_are_refused_rather_than_archived_lossily():
     from federation.errors import ValidationFailed
-    from tournaments.archive import tournament_export
+    from tournaments.archive.services import tournament_export
     from tournaments.models import Tournament
     from tests.factories import TournamentFactory
 

@@ -21,7 +21,10 @@ from rest_framework.test import APIClient
 
 from federation.errors import NotFound, PermissionDenied, ValidationFailed
 from tests.factories import ClubFactory, PlayerFactory, TournamentFactory, UserFactory, organiser
-from tournaments import category_selectors, category_services, history, selectors, services
+from tournaments import selectors, services
+from tournaments.prizes import selectors as category_selectors
+from tournaments.prizes import services as category_services
+from tournaments.history import selectors as history
 from tournaments.models import Category, Entry, Prize, Tournament
 from tournaments.services import SetInput
 from tournaments.standings.categories import (

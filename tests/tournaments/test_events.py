@@ -18,9 +18,11 @@ from rest_framework.test import APIClient
 
 from federation.errors import Conflict, PermissionDenied, ValidationFailed
 from tests.factories import PASSWORD, PlayerFactory, UserFactory, organiser
-from tournaments import events, sections, services
+from tournaments import services
+from tournaments.events import services as events
+from tournaments.events import sections
 from tournaments.models import Entry, Event, EventRegistration, Round, Tournament, TournamentRole
-from tournaments.sections import SectionRule, ages_for_birth_years, birth_years_for_ages, fitting_sections
+from tournaments.events.sections import SectionRule, ages_for_birth_years, birth_years_for_ages, fitting_sections
 from tournaments.services import SetInput
 
 pytestmark = pytest.mark.django_db
@@ -500,7 +502,7 @@ def test_event_report_and_its_pdf(played, org, settings, tmp_path):
     assert "Final standings" in kiz_part and kiz_part.count("<tr>") == 5  # heading + 4 players
     erkek_part = html[html.index(f'data-section="{erkek.slug}"'):html.index(f'data-section="{orta.slug}"')]
     assert "The standings are not published yet." in erkek_part and "<table" not in erkek_part
-    from tournaments import event_selectors
+    from tournaments.events import selectors as event_selectors
 
     report = event_selectors.event_report(event=event, user=None)
     assert report[0].final and report[0].players == 4 and report[0].rounds_closed == 3

@@ -9,7 +9,8 @@ from rest_framework.test import APIClient
 
 from federation.errors import Conflict, PermissionDenied, ValidationFailed
 from tests.factories import PASSWORD, PlayerFactory, UserFactory, organiser, referee
-from tournaments import history, services
+from tournaments import services
+from tournaments.history import selectors as history
 from tournaments.models import ForbiddenPair, Tournament
 from tournaments.services import SetInput
 

@@ -231,7 +231,7 @@ def test_pairing_list_follows_the_publish_gate(hall):
 
 def test_pairing_list_is_cached_per_state_of_the_round_and_queued_when_a_worker_builds_it(hall, settings, monkeypatch):
     from tournaments import tasks
-    from tournaments.hall_pdf import pairings_pdf_build, pairings_pdf_path
+    from tournaments.paper.hall import pairings_pdf_build, pairings_pdf_path
 
     t, org, ref = hall
     rnd = _round(t, 2)
@@ -374,7 +374,7 @@ def test_slip_stones_rows_follow_the_result_form_the_sets_starter_first(hall, tm
     ("192.168.1.20:8000", ""), ("turnuva.example.org", ""), ("testserver", ""), ("10.0.0.5", ""),
 ])
 def test_loopback_host(host, loopback):
-    from tournaments.hall_pdf import loopback_host
+    from tournaments.paper.hall import loopback_host
 
     assert loopback_host(host) == loopback
 
@@ -471,7 +471,7 @@ def test_standings_pdf_has_the_standings_page_gate(hall):
 
 def test_standings_pdf_is_cached_per_version_and_queued_when_a_worker_builds_it(hall, settings, monkeypatch):
     from tournaments import tasks
-    from tournaments.hall_pdf import standings_pdf_build, standings_pdf_path
+    from tournaments.paper.hall import standings_pdf_build, standings_pdf_path
 
     t, org, ref = hall
     settings.CELERY_TASK_ALWAYS_EAGER = False
@@ -505,7 +505,7 @@ def test_round_and_standings_pages_link_the_paper_for_who_may_see_it(hall):
 
 
 def test_points_before_the_round_count_byes(hall):
-    from tournaments.hall_pdf import points_before
+    from tournaments.paper.hall import points_before
 
     t, org, ref = hall
     before = points_before(_round(t, 2))

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from federation.errors import ValidationFailed
 from tests.factories import organiser
-from tournaments import knockout
+from tournaments.knockout import services as knockout
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +33,7 @@ def test_the_create_form_refuses_superscript_sets_per_round(client):
 @pytest.mark.parametrize("first, second", [("İzmir Gençlik", "izmir gençlik"), ("IŞIK SK", "ışık sk"),
                                            ("Şahin Kulübü", "ŞAHİN KULÜBÜ"), ("Alfa", "ALFA")])
 def test_a_team_name_taken_in_another_case_is_refused_in_turkish_too(first, second):
-    from tournaments import teams
+    from tournaments.teams import services as teams
 
     org = organiser(username="team-attack")
     t = teams.team_tournament_create(name="Takım Adları", rounds_total=3, boards_per_team=2, created_by=org)
@@ -54,7 +54,8 @@ def test_a_team_event_takes_players_only_as_team_members(client):
 
     from federation.errors import Conflict
     from tests.factories import PlayerFactory
-    from tournaments import services, teams
+    from tournaments import services
+    from tournaments.teams import services as teams
 
     org = organiser(username="team-orphan")
     t = teams.team_tournament_create(name="Yetim Oyuncu", rounds_total=2, boards_per_team=2, created_by=org)
@@ -112,7 +113,8 @@ def test_team_changes_are_in_the_tournament_history():
     """Withdrawing a team, adding a member and changing the board order were kept by django-simple-history
     but missing from the tournament's history (page and API): Team and TeamMember were not read."""
     from tests.factories import PlayerFactory
-    from tournaments import history, teams
+    from tournaments.history import selectors as history
+    from tournaments.teams import services as teams
 
     org = organiser(username="team-history")
     t = teams.team_tournament_create(name="Takım Geçmişi", rounds_total=2, boards_per_team=2, created_by=org)

@@ -10,7 +10,8 @@ from django.urls import reverse
 
 from federation.errors import Conflict, ValidationFailed
 from tests.factories import PlayerFactory, organiser, referee
-from tournaments import knockout, services
+from tournaments import services
+from tournaments.knockout import services as knockout
 from tournaments.invariants import check_tournament
 from tournaments.models import Match, Round, Tournament
 from tournaments.services import SetInput
@@ -372,7 +373,7 @@ def test_bracket_page_behind_the_publish_gate(client):
 
 
 def test_bracket_pdf():
-    from tournaments.bracket_pdf import bracket_pdf_bytes, bracket_pdf_html, bracket_pdf_context
+    from tournaments.paper.bracket import bracket_pdf_bytes, bracket_pdf_html, bracket_pdf_context
 
     t, org = make_knockout(4)
     r1 = pair_and_publish(t, org)
@@ -411,7 +412,7 @@ def test_api_lists_knockouts_with_their_system(client):
 
 
 def test_a_play_off_breaks_a_tie_for_the_title(client):
-    from tournaments.playoffs import playoff_create, tied_places
+    from tournaments.knockout.playoffs import playoff_create, tied_places
     from tournaments.selectors import tournament_standings
 
     org = organiser()
@@ -507,7 +508,7 @@ def test_knockout_settings_can_be_edited_until_their_round_is_paired():
 
 
 def test_result_slips_of_a_knockout_round_have_its_planned_sets():
-    from tournaments.hall_pdf import result_slips
+    from tournaments.paper.hall import result_slips
 
     t, org = make_knockout(4, knockout_sets=[5, 3])
     rnd = pair_and_publish(t, org)

@@ -13,7 +13,8 @@ from rest_framework.test import APIClient
 from federation.errors import Conflict, PermissionDenied, PreconditionRequired, ValidationFailed
 from ratings.models import RatingEvent
 from tests.factories import PlayerFactory, UserFactory, organiser, referee
-from tournaments import history, services
+from tournaments import services
+from tournaments.history import selectors as history
 from tournaments.models import Absence, Entry, Match, Round, Tournament
 from tournaments.services import SetInput
 

@@ -8,7 +8,7 @@ from django.test import Client
 
 from tests.factories import organiser
 from tournaments import services
-from tournaments.crosstable_pdf import crosstable_pdf_build, crosstable_pdf_path
+from tournaments.paper.crosstable import crosstable_pdf_build, crosstable_pdf_path
 from tournaments.services import SetInput
 
 pytestmark = pytest.mark.django_db

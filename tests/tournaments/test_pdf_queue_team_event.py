@@ -14,9 +14,11 @@ from federation.queues import task_routes
 from tests.factories import organiser, referee
 from tests.tournaments.test_events import _play_through, _pupil
 from tests.tournaments.test_teams import SCRIPT, make_event, play
-from tournaments import crosstable_pdf, events, services, tasks
-from tournaments.event_report_pdf import event_report_pdf_path
-from tournaments.team_pdf import team_pdf_path
+from tournaments import services, tasks
+from tournaments.paper import crosstable as crosstable_pdf
+from tournaments.events import services as events
+from tournaments.paper.event_report import event_report_pdf_path
+from tournaments.paper.teams import team_pdf_path
 
 pytestmark = pytest.mark.django_db
 
@@ -80,11 +82,11 @@ def _pdf_text(data: bytes, tmp_path) -> str:
 
 def test_both_tasks_are_routed_to_the_pdf_queue():
     routes = task_routes()
-    assert routes["tournaments.team_pdf"] == {"queue": "pdf"}
-    assert routes["tournaments.event_report_pdf"] == {"queue": "pdf"}
-    assert routes["tournaments.bracket_pdf"] == {"queue": "pdf"}  # was missing: it ran on ``default``
-    assert tasks.team_pdf_task.name == "tournaments.team_pdf"
-    assert tasks.event_report_pdf_task.name == "tournaments.event_report_pdf"
+    assert routes["tournaments.paper.teams"] == {"queue": "pdf"}
+    assert routes["tournaments.paper.event_report"] == {"queue": "pdf"}
+    assert routes["tournaments.paper.bracket"] == {"queue": "pdf"}  # was missing: it ran on ``default``
+    assert tasks.team_pdf_task.name == "tournaments.paper.teams"
+    assert tasks.event_report_pdf_task.name == "tournaments.paper.event_report"
 
 
 def test_team_pdf_is_queued_not_rendered_then_served_from_cache_and_rebuilt_after_a_change(

@@ -24,7 +24,8 @@ from rest_framework.test import APIClient
 
 from federation.prepared import PreparedRead
 from tests.factories import PlayerFactory, UserFactory, organiser
-from tournaments import history, services
+from tournaments import services
+from tournaments.history import selectors as history
 from tournaments.models import Match, SetResult, Tournament, TournamentRole
 from tournaments.serializers import MatchResultOutputSerializer, match_result_data
 

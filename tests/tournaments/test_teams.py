@@ -12,7 +12,9 @@ from rest_framework.test import APIClient
 
 from federation.errors import Conflict, ValidationFailed
 from tests.factories import PASSWORD, PlayerFactory, UserFactory, organiser, referee
-from tournaments import services, team_selectors, teams
+from tournaments import services
+from tournaments.teams import selectors as team_selectors
+from tournaments.teams import services as teams
 from tournaments.models import Match, Round, Team, TeamMatch, TeamMember, Tournament
 from tournaments.services import SetInput
 
@@ -488,7 +490,7 @@ def test_api_creates_a_team_with_its_players():
 
 
 def test_trf_export_has_team_lines(played):
-    from tournaments.trf_io import tournament_export_trf
+    from tournaments.trf.exchange import tournament_export_trf
 
     text = tournament_export_trf(tournament=played)
     lines = text.splitlines()

@@ -15,7 +15,8 @@ from rest_framework.test import APIClient
 
 from federation.errors import ValidationFailed
 from tests.factories import PlayerFactory, organiser
-from tournaments import history, selectors, services
+from tournaments import selectors, services
+from tournaments.history import selectors as history
 from tournaments.models import Match, Round, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""Tests for tournaments.trf (TRF-16 reader/writer, FIDE C.04 Annex 2)."""
+"""Tests for tournaments.trf.fileformat (TRF-16 reader/writer, FIDE C.04 Annex 2)."""
 from __future__ import annotations
 
 import re
@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.shared_data import shared_glob
-from tournaments.trf import (
+from tournaments.trf.fileformat import (
     Inference,
     TrfError,
     TrfPlayer,

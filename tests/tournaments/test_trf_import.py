@@ -1,4 +1,4 @@
-"""TRF import/export in the product (``tournaments.trf_io``) and the ``import_trf``, ``export_trf``,
+"""TRF import/export in the product (``tournaments.trf.exchange``) and the ``import_trf``, ``export_trf``,
 ``standings`` and ``export_crosstable`` commands, on the real tournament files."""
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from django.utils import translation
 
 from federation.errors import ValidationFailed
 from tests.shared_data import shared_glob
-from tournaments import trf as trfmod
+from tournaments.trf import fileformat as trfmod
 from tournaments.models import Match, Round, Tournament
 from tournaments.selectors import tournament_standings
-from tournaments.trf_io import tournament_export_trf, tournament_import_trf
+from tournaments.trf.exchange import tournament_export_trf, tournament_import_trf
 
 pytestmark = pytest.mark.django_db
 

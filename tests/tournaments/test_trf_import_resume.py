@@ -1,4 +1,4 @@
-"""A TRF import job survives its worker (issue 23, item 5: ``tournaments.trf_lease``, ``trf_io.trf_import_run``,
+"""A TRF import job survives its worker (issue 23, item 5: ``tournaments.trf.lease``, ``trf_io.trf_import_run``,
 the ``tournaments.import_trf`` and ``tournaments.sweep_stuck_trf_imports`` tasks).
 
 A dead worker is simulated by the row it leaves behind: ``running``, attempt 1, its heartbeat older than
@@ -16,7 +16,7 @@ from django.utils import timezone, translation
 from tests.factories import organiser
 from tournaments.models import Tournament, TrfImport
 from tournaments.tasks import import_trf_task, sweep_stuck_trf_imports_task
-from tournaments.trf_lease import trf_import_claim
+from tournaments.trf.lease import trf_import_claim
 
 pytestmark = pytest.mark.django_db
 

@@ -28,10 +28,11 @@ from federation.models import Club, Player
 from tests.factories import organiser
 from tests.shared_data import shared_glob
 from tests.tournaments.trf_picture import picture
-from tournaments import services, trf_io
+from tournaments import services
+from tournaments.trf import exchange as trf_io
 from tournaments.models import Absence, CoinToss, Entry, ForbiddenPair, Match, Round, Tournament
 from tournaments.selectors import tournament_standings
-from tournaments.trf_io import declared_system, parse_round_date, tournament_export_trf, tournament_import_trf
+from tournaments.trf.exchange import declared_system, parse_round_date, tournament_export_trf, tournament_import_trf
 
 pytestmark = pytest.mark.django_db
 

@@ -16,10 +16,10 @@ from rest_framework.test import APIClient
 from federation.errors import ValidationFailed
 from federation.models import Player
 from tests.factories import organiser
-from tournaments import trf as trfmod
-from tournaments import trf_io
+from tournaments.trf import fileformat as trfmod
+from tournaments.trf import exchange as trf_io
 from tournaments.models import Entry, Tournament
-from tournaments.trf_io import tournament_export_trf, tournament_import_trf
+from tournaments.trf.exchange import tournament_export_trf, tournament_import_trf
 
 pytestmark = pytest.mark.django_db
 

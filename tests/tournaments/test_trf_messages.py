@@ -1,8 +1,8 @@
-"""The TRF reader's messages in the user's language (issue 10): tournaments.trf_messages.
+"""The TRF reader's messages in the user's language (issue 10): tournaments.trf.messages.
 
-``tournaments.trf`` is pure Python and English: ``str(err)`` stays ``"line 17: <reason>"`` for logs.
+``tournaments.trf.fileformat`` is pure Python and English: ``str(err)`` stays ``"line 17: <reason>"`` for logs.
 Each message keeps its template (marked with ``gettext_noop``) and params, and
-:func:`tournaments.trf_messages.trf_error_message` renders it with the active catalogue, naming the
+:func:`tournaments.trf.messages.trf_error_message` renders it with the active catalogue, naming the
 line (and, on request, the column).
 """
 from __future__ import annotations
@@ -16,9 +16,9 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 import federation.message_text
-import tournaments.trf_messages
-from tournaments import trf
-from tournaments.trf import (
+import tournaments.trf.messages
+from tournaments.trf import fileformat as trf
+from tournaments.trf.fileformat import (
     TrfError,
     TrfMessage,
     TrfPlayer,
@@ -29,7 +29,7 @@ from tournaments.trf import (
     parse_trf,
     unread_lines,
 )
-from tournaments.trf_messages import inference_message, trf_error_message, trf_text, unread_line_message
+from tournaments.trf.messages import inference_message, trf_error_message, trf_text, unread_line_message
 
 BASE = [
     "012 Mesaj",
@@ -146,7 +146,7 @@ def fake_catalogue(monkeypatch):
     """A catalogue that "translates" every text by wrapping it in «...» (placeholders kept)."""
     def fake(text: str) -> str:
         return f"«{text}»"
-    for module in (federation.message_text, tournaments.trf_messages):
+    for module in (federation.message_text, tournaments.trf.messages):
         monkeypatch.setattr(module, "gettext", fake)
     return fake
 

@@ -8,9 +8,9 @@ forbidden pairs over ranges of rounds, virtual points (manual acceleration) or B
 entered ahead for rounds not played yet, Swiss and (double) round robin, round 1's colour. What TRF
 carries is compared with :func:`tests.tournaments.trf_picture.picture`.
 
-Limits (by design, see ``tournaments.trf_io``): a withdrawal after the last closed round is not
+Limits (by design, see ``tournaments.trf.exchange``): a withdrawal after the last closed round is not
 visible in a file (the line has every round); a last round of byes only (no game) reads back as byes
-entered ahead for that round (:func:`tournaments.trf.played_rounds`: a round is played when it has a
+entered ahead for that round (:func:`tournaments.trf.fileformat.played_rounds`: a round is played when it has a
 game), so every generated round has one; the rank column is our rank, or the ranks of the file the event
 was imported from (``Entry.official_rank``: they must survive a round trip), and the re-import keeps it as
 ``official_rank``; a non-FIDE federation id is not written (the re-import finds the known player by name,
@@ -31,11 +31,11 @@ from hypothesis import strategies as st
 
 from federation.models import Player
 from tests.tournaments.trf_picture import picture
-from tournaments import trf as trfmod
+from tournaments.trf import fileformat as trfmod
 from tournaments.models import Absence, CoinToss, Entry, ForbiddenPair, Match, Round, Tournament
 from tournaments.pairing.roundrobin import berger_round
 from tournaments.selectors import tournament_standings
-from tournaments.trf_io import tournament_export_trf, tournament_import_trf
+from tournaments.trf.exchange import tournament_export_trf, tournament_import_trf
 
 pytestmark = pytest.mark.django_db
 

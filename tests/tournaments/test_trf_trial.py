@@ -23,10 +23,11 @@ from rest_framework.test import APIClient
 from federation.errors import ValidationFailed
 from federation.models import Club, Player
 from tests.factories import PlayerFactory, organiser
-from tournaments import history, services
-from tournaments import trf as trfmod
+from tournaments import services
+from tournaments.history import selectors as history
+from tournaments.trf import fileformat as trfmod
 from tournaments.models import Entry, Match, Tournament
-from tournaments.trf_io import PlayerConflicts, tournament_export_trf, tournament_import_trf
+from tournaments.trf.exchange import PlayerConflicts, tournament_export_trf, tournament_import_trf
 
 pytestmark = pytest.mark.django_db
 

@@ -68,7 +68,7 @@ def test_crosstable_page_and_pdf_legend_say_which_letter_is_which(completed_tour
     assert re.search(r'<td class="cell">\d+S', tr)
     en = Client(HTTP_ACCEPT_LANGUAGE="en").get(f"/t/{slug}/crosstable/").content.decode()
     assert "W = white, B = black" in en and re.search(r'<td class="cell">\d+W', en)
-    from tournaments.crosstable_pdf import crosstable_pdf_context, crosstable_pdf_html
+    from tournaments.paper.crosstable import crosstable_pdf_context, crosstable_pdf_html
 
     for lang, letters in (("tr", "BS"), ("en", "WB")):
         html = crosstable_pdf_html(crosstable_pdf_context(tournament=completed_tournament, lang=lang), lang=lang)

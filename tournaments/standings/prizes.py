@@ -20,7 +20,7 @@ Girls 1st worth 300. The best U12 player finishes 2nd overall: they take the ove
 300), and U12 1st goes to the next U12 player in the standings.
 
 Within one list (the overall prizes, or one category's) a better place should be worth at least as much
-as a worse one; ``tournaments.category_services`` refuses anything else, so places are handed out in
+as a worse one; ``tournaments.prizes.services`` refuses anything else, so places are handed out in
 order.
 
 Shapes::

@@ -13,7 +13,7 @@ def playoff_ties(tournament):
     """``[(rank, [names])]``: the shared places of ``tournament``'s final standings (empty while a round is
     open, and for a knockout)."""
     from tournaments.models import Tournament
-    from tournaments.playoffs import tied_places
+    from tournaments.knockout.playoffs import tied_places
 
     if tournament.system == Tournament.System.KNOCKOUT:
         return []
@@ -23,6 +23,6 @@ def playoff_ties(tournament):
 @register.simple_tag
 def playoffs(tournament):
     """The play-offs of ``tournament`` (knockout sections of tied players), oldest first."""
-    from tournaments.playoffs import playoffs_of
+    from tournaments.knockout.playoffs import playoffs_of
 
     return list(playoffs_of(tournament))

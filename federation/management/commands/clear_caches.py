@@ -17,7 +17,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.core.management.base import BaseCommand
 
-#: Folders of MEDIA_ROOT that hold only cached PDFs (tournaments/crosstable_pdf.py, tournaments/hall_pdf.py).
+#: Folders of MEDIA_ROOT that hold only cached PDFs (tournaments/paper/crosstable.py, tournaments/paper/hall.py).
 PDF_FOLDERS = ("crosstables", "standings", "pairings", "slips", "prizes", "brackets", "teams", "events")
 
 

@@ -1,5 +1,5 @@
 """``python manage.py import_tournament FILE [--slug NEW] [--dry-run]`` — create a tournament from a
-JSON archive written by ``export_tournament`` (:func:`tournaments.archive.tournament_import`); the last
+JSON archive written by ``export_tournament`` (:func:`tournaments.archive.services.tournament_import`); the last
 line printed is the new tournament's slug.
 
 All or nothing: a refusal (another format or version, a slug that exists, a player stored with another
@@ -22,7 +22,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from federation.errors import ApplicationError
-from tournaments.archive import ArchivePlayerConflicts, tournament_import
+from tournaments.archive.services import ArchivePlayerConflicts, tournament_import
 
 
 class Command(BaseCommand):

@@ -5,7 +5,7 @@ import on the imports queue, as the web sends it (for operators and the chaos ha
 (``trf_io.trf_import_queue``; with Celery eager it has run when the command ends) and prints
 ``{"job": id, "status": ...}`` as JSON. ``status`` prints ``{"job", "status", "progress", "attempts",
 "heartbeat_at", "error", "slug"}`` as JSON: a job whose worker died is restarted once its heartbeat is
-``TRF_IMPORT_LEASE_SECONDS`` old (``tournaments.trf_lease``), so it ends ``done`` or ``failed`` with a
+``TRF_IMPORT_LEASE_SECONDS`` old (``tournaments.trf.lease``), so it ends ``done`` or ``failed`` with a
 message within lease + 60 s (the sweep) + the import's own time, after ``TRF_IMPORT_MAX_ATTEMPTS`` runs
 at the latest.
 """
@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from federation.errors import ApplicationError
 from tournaments.models import Tournament, TrfImport
-from tournaments.trf_io import trf_import_queue
+from tournaments.trf.exchange import trf_import_queue
 
 
 def job_status(row: TrfImport) -> dict:
