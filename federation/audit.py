@@ -105,10 +105,9 @@ def _tournament_id_of(instance) -> int | None:
         return instance.tournament_id
     if name == "Match":
         return _cached_or_query(instance, "round", "tournament_id")
-    if name == "SetResult":
-        from tournaments.models import Round
-
-        return Round.objects.filter(matches__pk=instance.match_id).values_list("tournament_id", flat=True).first()
+    if name == "SetResult":  # one query through the match to its round (federation names no tournaments model)
+        match_model = type(instance)._meta.get_field("match").related_model
+        return match_model.objects.filter(pk=instance.match_id).values_list("round__tournament_id", flat=True).first()
     if name == "Absence":
         return _cached_or_query(instance, "entry", "tournament_id")
     if name == "TeamMember":  # team championships (tournaments/teams/services.py)

@@ -28,7 +28,7 @@ from celery.signals import heartbeat_sent, worker_ready  # noqa: E402
 @worker_ready.connect
 def _heartbeat_on_ready(sender=None, **kwargs):
     """The worker is up: tell /healthz at once (federation/health.py)."""
-    from federation.health import record_worker_heartbeat
+    from federation.heartbeat import record_worker_heartbeat
 
     record_worker_heartbeat(hostname=getattr(sender, "hostname", "") or "", force=True)
 
@@ -36,6 +36,6 @@ def _heartbeat_on_ready(sender=None, **kwargs):
 @heartbeat_sent.connect
 def _heartbeat(sender=None, **kwargs):
     """Each Celery worker heartbeat (every ~2 s): the time in the cache, written at most every 10 s."""
-    from federation.health import record_worker_heartbeat
+    from federation.heartbeat import record_worker_heartbeat
 
     record_worker_heartbeat(hostname=getattr(getattr(sender, "eventer", None), "hostname", "") or "")

@@ -10,8 +10,9 @@ check(s) set to ``"failing"`` (the reason is logged, not shown). In the embedded
 both healthy. Each check gives up after about a second (``HEALTH_TIMEOUT``).
 
 Workers: a broker that answers says nothing about whether a worker consumes from it. Every Celery worker
-writes its heartbeat time to the cache (:func:`record_worker_heartbeat`, on ``worker_ready`` and on each
-of Celery's own worker heartbeats, at most every ``WORKER_HEARTBEAT_WRITE_SECONDS``); ``/healthz`` reports
+writes its heartbeat time to the cache (:func:`federation.heartbeat.record_worker_heartbeat`, on
+``worker_ready`` and on each of Celery's own worker heartbeats, at most every
+``WORKER_HEARTBEAT_WRITE_SECONDS``); ``/healthz`` reports
 ``"worker_heartbeat_age"`` (seconds since the youngest heartbeat of any worker, ``null`` when none or in
 the embedded mode) and the check ``"workers"``: ``"ok"``, ``"eager"`` (embedded: no workers), or
 ``"missing"`` when no heartbeat is younger than ``WORKER_HEARTBEAT_MAX_AGE`` seconds (60). A missing
@@ -27,6 +28,8 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+
+from federation.heartbeat import worker_heartbeat_age
 
 logger = logging.getLogger("federation.health")
 
@@ -65,40 +68,6 @@ def check_broker() -> str:
     with app.connection_for_write() as conn:
         conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=timeout)
     return "ok"
-
-
-HEARTBEAT_KEY = "federation:worker-heartbeat"
-_last_written: list[float] = [0.0]
-
-
-def record_worker_heartbeat(*, hostname: str = "", force: bool = False) -> None:
-    """Store ``{"at": epoch seconds, "worker": hostname}`` under :data:`HEARTBEAT_KEY` in the cache (kept
-    10 minutes), at most once every ``WORKER_HEARTBEAT_WRITE_SECONDS`` per process unless ``force``.
-    Called in the worker (federation/celery.py's signal handlers); never raises (the cache fails open)."""
-    import time
-
-    from django.core.cache import cache
-
-    now = time.time()
-    if not force and now - _last_written[0] < getattr(settings, "WORKER_HEARTBEAT_WRITE_SECONDS", 10):
-        return
-    _last_written[0] = now
-    try:
-        cache.set(HEARTBEAT_KEY, {"at": now, "worker": hostname}, timeout=600)
-    except Exception as exc:  # a heartbeat must never break the worker
-        logger.warning("worker heartbeat not written: %s", exc)
-
-
-def worker_heartbeat_age() -> float | None:
-    """Seconds since the youngest worker heartbeat in the cache, rounded to 0.1; ``None`` when none."""
-    import time
-
-    from django.core.cache import cache
-
-    beat = cache.get(HEARTBEAT_KEY)
-    if not isinstance(beat, dict) or "at" not in beat:
-        return None
-    return round(max(time.time() - float(beat["at"]), 0.0), 1)
 
 
 def check_workers() -> str:

@@ -34,6 +34,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from federation import roles
+from federation.celery import app as celery_app
 from federation.collation import search_fold
 from federation.errors import ApplicationError, ValidationFailed
 from games.engine import NotationError, RecordMismatchError, RulesError, Variant
@@ -384,6 +385,13 @@ def record_import_create(*, text: str, user=None, replace: bool = False, source:
     )
 
 
+def _import_records_task():
+    """The Celery task ``games.import_records`` (:func:`games.tasks.import_records_task`), found by its name:
+    the task runs the services of this module, which therefore do not import it. :class:`games.apps.GamesConfig`
+    registers the tasks in every process."""
+    return celery_app.tasks["games.import_records"]
+
+
 def record_import_start(*, text: str, user, replace: bool = False, source: str = "") -> RecordImport:
     """Create the import (:func:`record_import_create`) and queue ``games.tasks.import_records_task``.
 
@@ -391,8 +399,7 @@ def record_import_start(*, text: str, user, replace: bool = False, source: str =
     a broker the task is sent when the row is committed and the row is ``pending`` until the worker
     picks it up.
     """
-    from games.tasks import import_records_task
-
+    import_records_task = _import_records_task()
     row = record_import_create(text=text, user=user, replace=replace, source=source)
     lang = translation.get_language()  # the worker writes the messages in the importer's language
     if settings.CELERY_TASK_ALWAYS_EAGER:
@@ -646,8 +653,7 @@ def record_import_sweep(*, minutes: int | None = None, now: dt.datetime | None =
     holds it then stops at its next progress save). Run every minute by Celery beat
     (``games.sweep_stuck_imports``, ``CELERY_BEAT_SCHEDULE``).
     """
-    from games.tasks import import_records_task
-
+    import_records_task = _import_records_task()
     minutes = settings.RECORD_IMPORT_STUCK_MINUTES if minutes is None else minutes
     now = now or timezone.now()
     cutoff = now - dt.timedelta(minutes=minutes)

@@ -18,7 +18,7 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from . import _core
+import games.engine._core as _core  # the module, not through the package (games.engine imports this one)
 from .errors import EngineMessage as _m
 from .errors import gettext_noop
 from .errors import (

@@ -5,7 +5,7 @@ import pytest
 from django.core.cache import caches
 from django.test import Client, override_settings
 
-from federation import health
+from federation import health, heartbeat
 
 pytestmark = pytest.mark.django_db
 
@@ -89,32 +89,32 @@ def test_no_worker_heartbeat_is_degraded_with_its_age(monkeypatch):
     from django.core.cache import cache
 
     monkeypatch.setitem(health.CHECKS, "broker", lambda: "ok")
-    cache.delete(health.HEARTBEAT_KEY)
+    cache.delete(heartbeat.HEARTBEAT_KEY)
     body = Client().get("/healthz").json()
     assert body == {"status": "degraded", "worker_heartbeat_age": None,
                     "checks": {"database": "ok", "cache": "local", "broker": "ok", "workers": "missing"}}
-    cache.set(health.HEARTBEAT_KEY, {"at": time.time() - 90, "worker": "celery@w1"})
+    cache.set(heartbeat.HEARTBEAT_KEY, {"at": time.time() - 90, "worker": "celery@w1"})
     response = Client().get("/healthz")
     assert response.status_code == 200 and response.json()["status"] == "degraded"
     assert 89.5 <= response.json()["worker_heartbeat_age"] <= 95
-    health.record_worker_heartbeat(hostname="celery@w1", force=True)
+    heartbeat.record_worker_heartbeat(hostname="celery@w1", force=True)
     body = Client().get("/healthz").json()
     assert body["status"] == "ok" and body["checks"]["workers"] == "ok" and body["worker_heartbeat_age"] < 5
-    cache.delete(health.HEARTBEAT_KEY)
+    cache.delete(heartbeat.HEARTBEAT_KEY)
 
 
 def test_the_heartbeat_is_written_at_most_every_few_seconds(monkeypatch):
     from django.core.cache import cache
 
-    cache.delete(health.HEARTBEAT_KEY)
-    health.record_worker_heartbeat(hostname="celery@a", force=True)
-    first = cache.get(health.HEARTBEAT_KEY)
-    health.record_worker_heartbeat(hostname="celery@b")  # within WORKER_HEARTBEAT_WRITE_SECONDS: skipped
-    assert cache.get(health.HEARTBEAT_KEY) == first and first["worker"] == "celery@a"
-    monkeypatch.setattr(health, "_last_written", [0.0])
-    health.record_worker_heartbeat(hostname="celery@b")
-    assert cache.get(health.HEARTBEAT_KEY)["worker"] == "celery@b"
-    cache.delete(health.HEARTBEAT_KEY)
+    cache.delete(heartbeat.HEARTBEAT_KEY)
+    heartbeat.record_worker_heartbeat(hostname="celery@a", force=True)
+    first = cache.get(heartbeat.HEARTBEAT_KEY)
+    heartbeat.record_worker_heartbeat(hostname="celery@b")  # within WORKER_HEARTBEAT_WRITE_SECONDS: skipped
+    assert cache.get(heartbeat.HEARTBEAT_KEY) == first and first["worker"] == "celery@a"
+    monkeypatch.setattr(heartbeat, "_last_written", [0.0])
+    heartbeat.record_worker_heartbeat(hostname="celery@b")
+    assert cache.get(heartbeat.HEARTBEAT_KEY)["worker"] == "celery@b"
+    cache.delete(heartbeat.HEARTBEAT_KEY)
 
 
 def test_celery_signals_write_the_heartbeat(monkeypatch):
@@ -124,10 +124,10 @@ def test_celery_signals_write_the_heartbeat(monkeypatch):
 
     import federation.celery as fc
 
-    cache.delete(health.HEARTBEAT_KEY)
+    cache.delete(heartbeat.HEARTBEAT_KEY)
     fc._heartbeat_on_ready(sender=SimpleNamespace(hostname="celery@ready"))
-    assert cache.get(health.HEARTBEAT_KEY)["worker"] == "celery@ready"
-    monkeypatch.setattr(health, "_last_written", [0.0])
+    assert cache.get(heartbeat.HEARTBEAT_KEY)["worker"] == "celery@ready"
+    monkeypatch.setattr(heartbeat, "_last_written", [0.0])
     fc._heartbeat(sender=SimpleNamespace(eventer=SimpleNamespace(hostname="celery@beat")))
-    assert cache.get(health.HEARTBEAT_KEY)["worker"] == "celery@beat"
-    cache.delete(health.HEARTBEAT_KEY)
+    assert cache.get(heartbeat.HEARTBEAT_KEY)["worker"] == "celery@beat"
+    cache.delete(heartbeat.HEARTBEAT_KEY)

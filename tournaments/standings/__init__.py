@@ -18,10 +18,9 @@ from tournaments.standings.base import (
     RoundKind,
     StandingRow,
     StandingsError,
-    TieBreak,
 )
 from tournaments.standings.standings import compute_standings
-from tournaments.standings.tiebreaks import TIEBREAKS, tiebreak_label
+from tournaments.standings.tiebreaks import TIEBREAKS, TieBreak, tiebreak_label
 
 __all__ = [
     "PlayerRecord",

@@ -33,12 +33,7 @@ Conventions (read these before using the package):
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # pragma: no cover - typing only
-    from tournaments.standings.event import Event
 
 
 class StandingsError(ValueError):
@@ -126,39 +121,10 @@ class StandingRow:
     shared: bool
 
 
-@dataclass(frozen=True, slots=True)
-class TieBreak:
-    """A registered tie-break.
-
-    ``func(event)`` returns one float per player of the :class:`~tournaments.standings.event.Event`
-    (indexed like ``event.ids``). A group-wise tie-break (direct encounter) also has
-    ``split(event, group)`` returning ``(values, subgroups)``: a value per member of the tied
-    group and the ordered list of sub-groups it separates the group into; the ranking uses
-    ``split`` (its ``func`` gives the values for groups tied on points alone).
-    ``source`` names the regulation article it follows."""
-
-    key: str
-    label_en: str
-    label_tr: str
-    short: str
-    func: Callable[[Event], list[float]]
-    source: str = ""
-    split: Callable[[Event, list[int]], tuple[dict[int, float], list[list[int]]]] | None = None
-
-    @property
-    def group_wise(self) -> bool:
-        """True when the value depends on the tied group (direct encounter, C.07 Art. 6)."""
-        return self.split is not None
-
-    def __repr__(self) -> str:  # keep reprs short: the callables are noise
-        return f"TieBreak(key={self.key!r}, short={self.short!r})"
-
-
 __all__ = [
     "PlayerRecord",
     "RoundEntry",
     "RoundKind",
     "StandingRow",
     "StandingsError",
-    "TieBreak",
 ]

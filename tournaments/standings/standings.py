@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tournaments.standings.base import PlayerRecord, StandingRow, StandingsError, TieBreak
+from tournaments.standings.base import PlayerRecord, StandingRow, StandingsError
 from tournaments.standings.event import Event, build_event
-from tournaments.standings.tiebreaks import get_tiebreak
+from tournaments.standings.tiebreaks import TieBreak, get_tiebreak
 
 
 def _split_by_value(group: list[int], values: list[float]) -> list[list[int]]:

@@ -3,7 +3,7 @@
 Every tie-break is a pure function of an :class:`~tournaments.standings.event.Event` returning one
 float per player; direct encounter depends on the tied group and is computed group by group
 (see :func:`direct_encounter_split`). The registry :data:`TIEBREAKS` maps a key to its
-:class:`~tournaments.standings.base.TieBreak` (labels in English and Turkish, short name, source).
+:class:`TieBreak` (labels in English and Turkish, short name, source).
 
 Unplayed rounds (C.07 Art. 16, Swiss events; used by Buchholz, its modifiers and
 Sonneborn-Berger):
@@ -26,10 +26,11 @@ Sonneborn-Berger):
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
 
-from tournaments.standings.base import RoundKind, StandingsError, TieBreak
+from tournaments.standings.base import RoundKind, StandingsError
 from tournaments.standings.event import DRAW_POINTS, NO_OPPONENT, WIN_POINTS, Event
 
 _PLAYED = RoundKind.PLAYED
@@ -379,6 +380,34 @@ def direct_encounter_split(event: Event, group: list[int]) -> tuple[dict[int, fl
 # --------------------------------------------------------------------------------------------
 # Registry
 # --------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class TieBreak:
+    """A registered tie-break.
+
+    ``func(event)`` returns one float per player of the :class:`~tournaments.standings.event.Event`
+    (indexed like ``event.ids``). A group-wise tie-break (direct encounter) also has
+    ``split(event, group)`` returning ``(values, subgroups)``: a value per member of the tied
+    group and the ordered list of sub-groups it separates the group into; the ranking uses
+    ``split`` (its ``func`` gives the values for groups tied on points alone).
+    ``source`` names the regulation article it follows."""
+
+    key: str
+    label_en: str
+    label_tr: str
+    short: str
+    func: Callable[[Event], list[float]]
+    source: str = ""
+    split: Callable[[Event, list[int]], tuple[dict[int, float], list[list[int]]]] | None = None
+
+    @property
+    def group_wise(self) -> bool:
+        """True when the value depends on the tied group (direct encounter, C.07 Art. 6)."""
+        return self.split is not None
+
+    def __repr__(self) -> str:  # keep reprs short: the callables are noise
+        return f"TieBreak(key={self.key!r}, short={self.short!r})"
+
 
 _ENTRIES = (
     TieBreak("buchholz", "Buchholz", "Buchholz", "BH", buchholz, "FIDE C.07 §8.1, §16"),
