@@ -1,12 +1,12 @@
 """``python manage.py export_tournament SLUG [-o FILE]`` — write a tournament as a JSON archive
-(:mod:`tournaments.archive.services`: everything the tournament owns, no rating history, no user accounts);
+(:mod:`tournaments.archive.format`: everything the tournament owns, no rating history, no user accounts);
 ``import_tournament`` reads it back."""
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
 from federation.errors import ApplicationError
-from tournaments.archive.services import tournament_export_json
+from tournaments.archive.selectors import tournament_export_json
 from tournaments.management.common import tournament_by_slug, write_output
 
 

@@ -1,4 +1,4 @@
-"""The JSON archive of a tournament (``tournaments.archive.services``, ``export_tournament`` / ``import_tournament``):
+"""The JSON archive of a tournament (``tournaments.archive``, ``export_tournament`` / ``import_tournament``):
 round trips of the shared completed tournament, a round robin, a Swiss with everything the fixtures lack
 (forfeits, byes, a late entry, withdrawals, requested byes, forbidden pairs, a hand-changed pairing,
 move records, an open round) and a TRF-imported event; the standings of the imported copy; the history
@@ -24,9 +24,9 @@ from federation.models import Club, Player
 from federation.sample_data import play_set
 from tests.factories import ClubFactory, PlayerFactory, organiser
 from tournaments import services
-from tournaments.archive.services import (
-    FORMAT, FORMAT_VERSION, LEFT_OUT, ArchivePlayerConflicts, tournament_export, tournament_import,
-)
+from tournaments.archive.format import FORMAT, FORMAT_VERSION, LEFT_OUT
+from tournaments.archive.selectors import tournament_export
+from tournaments.archive.services import ArchivePlayerConflicts, tournament_import
 from tournaments.invariants import check_invariants, check_tournament
 from tournaments.models import (
     Absence, CoinToss, Entry, ForbiddenPair, Match, PairingChange, Round, SetResult, Tournament,
@@ -36,7 +36,7 @@ from tournaments.services import SetInput
 
 pytestmark = pytest.mark.django_db
 
-TRF_DIR = Path(__file__).parent / "trf_files" / "interop"
+TRF_DIR = Path(__file__).parent.parent / "trf_files" / "interop"
 
 
 @pytest.fixture(autouse=True)
@@ -385,7 +385,7 @@ def test_a_dry_run_reports_and_saves_nothing(completed_tournament):
 
 def test_every_field_is_in_the_archive_or_left_out_on_purpose(completed_tournament):
     """A new column must be added to the archive (and a new format version) or to LEFT_OUT with a reason."""
-    from tournaments.archive.services import (
+    from tournaments.archive.format import (
         ABSENCE_KEYS, CHANGE_KEYS, CLUB_KEYS, ENTRY_KEYS, MATCH_KEYS, PAIR_KEYS, PLAYER_KEYS, ROUND_KEYS, SET_KEYS,
         TOSS_KEYS, TOURNAMENT_FIELDS,
     )
@@ -628,7 +628,7 @@ def test_real_tournaments_are_sound_and_survive_a_round_trip(path):
 @pytest.mark.django_db
 def test_knockout_and_team_events_are_refused_rather_than_archived_lossily():
     from federation.errors import ValidationFailed
-    from tournaments.archive.services import tournament_export
+    from tournaments.archive.selectors import tournament_export
     from tournaments.models import Tournament
     from tests.factories import TournamentFactory
 
