@@ -175,7 +175,7 @@ def load(stdout=None) -> dict[str, str]:
         p.save(update_fields=["user"])
     out: dict[str, str] = {}
     for path in sorted(TRF_DIR.glob("*.trf")):
-        from tournaments.trf.fileformat import parse_trf
+        from tournaments.trf.reader import parse_trf
 
         name = parse_trf(path.read_bytes()).name or path.stem
         existing = Tournament.objects.filter(name=name, imported_from_trf=True).first()

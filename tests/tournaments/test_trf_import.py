@@ -13,7 +13,7 @@ from django.utils import translation
 
 from federation.errors import ValidationFailed
 from tests.shared_data import shared_glob
-from tournaments.trf import fileformat as trfmod
+from tournaments.trf.reader import parse_trf
 from tournaments.models import Match, Round, Tournament
 from tournaments.selectors import tournament_standings
 from tournaments.trf.exchange import tournament_export_trf, tournament_import_trf
@@ -35,7 +35,7 @@ def test_the_three_sample_files_are_shipped():
 def test_computed_points_equal_the_points_column(path):
     """For every player, the product's standings points equal the file's published points column."""
     report = tournament_import_trf(data=path.read_bytes(), source=path.name)
-    published = {p.start_no: p.points for p in trfmod.parse_trf(path.read_bytes()).players}
+    published = {p.start_no: p.points for p in parse_trf(path.read_bytes()).players}
     st = tournament_standings(tournament=report.tournament)
     computed = {line.start_no: line.points for line in st.lines}
     assert computed == published

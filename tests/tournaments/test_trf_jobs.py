@@ -94,7 +94,7 @@ def test_the_api_and_the_page_share_the_setting(org, client, settings):
 
 
 def test_size_is_counted_on_the_raw_lines():
-    from tournaments.trf.fileformat import parse_trf
+    from tournaments.trf.reader import parse_trf
 
     t = parse_trf(SAMPLE.read_bytes())
     assert trf_io.trf_size(SAMPLE.read_bytes()) == (len(t.players), sum(len(p.results) for p in t.players)) == (23, 138)

@@ -10,13 +10,13 @@ Mapping (TRF-16 result codes → matches): ``1``/``=``/``0`` a rated game; ``W``
 unrated game; ``+``/``-`` against an opponent a forfeit; no opponent (``0000`` or blank) with
 ``U`` a pairing-allocated bye (worth ``BBU``, default 1: ``Tournament.bye_points``), ``H`` a
 half-point bye, ``F`` or ``+`` a full-point bye, ``Z`` or ``-`` a zero-point bye; a blank code takes
-the value the published points column implies (:func:`tournaments.trf.fileformat.infer_blank_codes`) — every
+the value the published points column implies (:func:`tournaments.trf.scoring.infer_blank_codes`) — every
 such inference is reported. A 1-point bye without the ``U`` code (``0000 - +`` or a blank code counted
 as 1: how TRF-16 programs wrote the pairing-allocated bye before ``U``) in a Swiss round is the
 pairing-allocated bye when it is the round's only one, nobody has the round's ``U``, a pairing-allocated
 bye is worth 1 and the player had neither one nor a forfeit win before (C.04.1 c); else a full-point bye
 (:func:`_byes_without_u`, with a note saying which and why). A round is played when some cell of it names an opponent
-(:func:`tournaments.trf.fileformat.played_rounds`); byes written in cells of later rounds and ``240`` lines are
+(:func:`tournaments.trf.scoring.played_rounds`); byes written in cells of later rounds and ``240`` lines are
 byes entered ahead: :class:`~tournaments.models.Absence` rows of that round (kinds ``half``,
 ``full``, ``zero``, ``pab``), not a closed round.
 
@@ -33,7 +33,7 @@ system (only the federation's 1-½-0 scoring; ``BBU`` 0, 0.5 or 1), ``XXP``/``26
 (``Entry.accelerations``, ``Tournament.acceleration = "manual"``), ``240`` byes ahead. Player lines
 give ``Entry.federation`` (columns 54-56: TUR, or a club or city code), ``Entry.official_rank`` (the
 rank column) and ``Entry.rating``. Lines no reader interprets (team lines, ``299``, unknown tags, a
-second header line: :func:`tournaments.trf.fileformat.unread_lines`) are refused with their number.
+second header line: :func:`tournaments.trf.extensions.unread_lines`) are refused with their number.
 
 Limits of the tables (every line is honoured or refused with its line number, never a 500):
 
@@ -43,7 +43,7 @@ Limits of the tables (every line is honoured or refused with its line number, ne
   year outside 1900..2100 (``Player.birth_year``; a date starting ``0000`` means unknown); a player
   name whose last or first name is longer than 60 characters; the same FIDE id on two player lines
   (an id of zeros means none); a value to be stored holding a C1 control character (a Latin-1 file;
-  :mod:`federation.validators`); and, from :func:`tournaments.trf.fileformat.parse_trf`, other control
+  :mod:`federation.validators`); and, from :func:`tournaments.trf.reader.parse_trf`, other control
   characters (with their column), repeated starting numbers, more than 9999 players, numbers too
   long to be numbers;
 * cut with a note in :attr:`ImportReport.notes`: header values longer than their field — ``012``
@@ -102,7 +102,22 @@ from federation.models import Player
 from federation.validators import first_control_character as no_control_characters_in
 from federation.validators import without_control_characters
 from tournaments import access
-from tournaments.trf import fileformat as trfmod
+from tournaments.trf.extensions import unread_lines
+from tournaments.trf.model import (
+    STANDARD_POINTS,
+    TrfBye,
+    TrfError,
+    TrfForbidden,
+    TrfPlayer,
+    TrfResult,
+    TrfTournament,
+    _FIRST_ROUND_COL,
+    _LINE_SPLIT,
+    _ROUND_WIDTH,
+)
+from tournaments.trf.reader import _decode, parse_trf
+from tournaments.trf.scoring import code_points, declared_type, infer_blank_codes, played_rounds
+from tournaments.trf.writer import dump_trf
 from tournaments.models import Absence, CoinToss, Entry, ForbiddenPair, Match, Round, Tournament, TrfImport
 from tournaments.pairing_adapter import match_codes
 from tournaments.trf.messages import trf_error_message, trf_text
@@ -274,7 +289,7 @@ def declared_system(text: str) -> tuple[str | None, bool, bool]:
     "devreli" ("double"/"DRR"/"çift" make it a double round robin); Swiss: "Swiss", "Individual:
     Swiss-System", "Dutch", "İsviçre"; a team event: "Team", "Takım".
     """
-    system, double, team = trfmod.declared_type(text)
+    system, double, team = declared_type(text)
     return (Tournament.System(system) if system else None), double, team
 
 
@@ -319,7 +334,7 @@ def _refuse(source: str, line: int, message: str, column: int | None = None):
     return ValidationFailed(text, field="file")
 
 
-def _reader_error(source: str, exc: trfmod.TrfError) -> ValidationFailed:
+def _reader_error(source: str, exc: TrfError) -> ValidationFailed:
     """A refusal of :mod:`tournaments.trf.fileformat` in the user's language: ``"<file>: line 17: <reason>"``."""
     return ValidationFailed(_("%(source)s: %(message)s") % {"source": source, "message": trf_error_message(exc)},
                             field="file")
@@ -368,7 +383,7 @@ def _check_players(t, source: str) -> None:
             raise _refuse(source, p.line, _("player %(no)d has a result in round %(round)d; a tournament has at "
                                             "most %(max)d rounds") % {"no": p.start_no, "round": last_round,
                                                                        "max": MAX_ROUNDS},
-                          trfmod._FIRST_ROUND_COL + 10 * (last_round - 1))
+                          _FIRST_ROUND_COL + 10 * (last_round - 1))
 
 
 def _check_rounds(t, source: str) -> None:
@@ -389,7 +404,7 @@ def _check_rounds(t, source: str) -> None:
 
 def _check_unread(t, source: str) -> None:
     """Refuse the first line no reader interprets (team lines, 299, unknown tags, a repeated header)."""
-    unread = trfmod.unread_lines(t)
+    unread = unread_lines(t)
     if unread:
         line, reason = unread[0]
         raise _refuse(source, line, _("%(reason)s; the line cannot be honoured, so nothing is imported")
@@ -409,7 +424,7 @@ def _check_point_system(t, source: str) -> Decimal:
                 raise _refuse(source, line, _("%(what)s worth %(value)s points: a pairing-allocated bye is worth 0, "
                                               "½ or 1 point") % {"what": what[key], "value": f"{value:g}"})
             bye = _POINTS[round(value * 2) / 2]
-        elif abs(value - trfmod.STANDARD_POINTS[key]) > 1e-9:
+        elif abs(value - STANDARD_POINTS[key]) > 1e-9:
             raise _refuse(source, line, _(
                 "%(what)s worth %(value)s points: the federation's match scoring is fixed (win 1, draw ½, loss, "
                 "forfeit loss and zero-point bye 0)") % {"what": what[key], "value": f"{value:g}"})
@@ -440,11 +455,11 @@ def _header_values(t, title_override: str | None, source: str, notes: list[str])
 
 
 def _raw_line(data: bytes | str, number: int) -> str:
-    """Line ``number`` (1-based) of the file as :func:`tournaments.trf.fileformat.parse_trf` split it."""
-    text = trfmod._decode(data)[0] if isinstance(data, bytes) else data
+    """Line ``number`` (1-based) of the file as :func:`tournaments.trf.reader.parse_trf` split it."""
+    text = _decode(data)[0] if isinstance(data, bytes) else data
     if text.startswith("\ufeff"):
         text = text[1:]
-    lines = trfmod._LINE_SPLIT.split(text)
+    lines = _LINE_SPLIT.split(text)
     return lines[number - 1].replace("\t", " ") if 1 <= number <= len(lines) else ""
 
 
@@ -489,7 +504,7 @@ def _round_date_texts(t, data: bytes | str) -> list[str]:
     if "132" not in t.tag_lines:
         return list(t.round_dates or [])
     line = _raw_line(data, t.tag_lines["132"]).rstrip()
-    start = trfmod._FIRST_ROUND_COL - 1
+    start = _FIRST_ROUND_COL - 1
     if len(line) <= start or line[3:start].strip():
         return list(t.round_dates or [])
     out = []
@@ -498,7 +513,7 @@ def _round_date_texts(t, data: bytes | str) -> list[str]:
         if line[i + 8:i + 10].strip():
             return list(t.round_dates or [])
         out.append(line[i:i + 8].strip())
-        i += trfmod._ROUND_WIDTH
+        i += _ROUND_WIDTH
     return out
 
 
@@ -840,7 +855,7 @@ def _players_for(t, source: str, tournament: Tournament, *, match_players: bool,
 def _points_of(code: str, inferred: float | None, pab_points: float) -> float:
     if code == "":
         return inferred if inferred is not None else 0.0
-    value = trfmod.code_points(code, pab_points=pab_points)
+    value = code_points(code, pab_points=pab_points)
     return 0.0 if value is None else value
 
 
@@ -905,8 +920,8 @@ def tournament_import_trf(*, data: bytes | str, source: str = "<trf>", user=None
 def declared_system_quick(data: bytes | str) -> str | None:
     """The system the first ``092`` line of ``data`` declares (``None``: no such line, or a text that is
     neither Swiss nor round robin), read without parsing the file (for the job queue)."""
-    text = trfmod._decode(data)[0] if isinstance(data, bytes) else data
-    for line in trfmod._LINE_SPLIT.split(text.lstrip("\ufeff")):
+    text = _decode(data)[0] if isinstance(data, bytes) else data
+    for line in _LINE_SPLIT.split(text.lstrip("\ufeff")):
         if line.startswith("092"):
             return declared_system(line[3:])[0]
     return None
@@ -1013,7 +1028,7 @@ def _check_round_robin(t, source: str, double: bool | None, declared_rounds: int
         return double
     line = t.tag_lines.get("092")
     text = (t.tournament_type or "").strip()
-    if line is not None and trfmod.declared_type(text)[0] == Tournament.System.ROUND_ROBIN:
+    if line is not None and declared_type(text)[0] == Tournament.System.ROUND_ROBIN:
         message = _("%(source)s: line %(line)d (092 %(text)s) says the event is a round robin, but the played rounds "
                     "are not one: %(problem)s. To import it as what it is, choose the system Swiss (--system swiss); "
                     "or correct the file.") % {"source": source, "line": line, "text": repr(text), "problem": problem}
@@ -1065,8 +1080,8 @@ def _import(*, data, source, user, name, progress, system, publish, match_player
     if name and no_control_characters_in(name) is not None:
         raise ValidationFailed(_("Control characters are not allowed in a name."), field="name")
     try:
-        t = trfmod.parse_trf(data, source=source)
-    except trfmod.TrfError as exc:
+        t = parse_trf(data, source=source)
+    except TrfError as exc:
         raise _reader_error(source, exc) from exc
     _check_unread(t, source)
     _check_rounds(t, source)
@@ -1074,8 +1089,8 @@ def _import(*, data, source, user, name, progress, system, publish, match_player
     bye_points = _check_point_system(t, source)
     pab = float(bye_points)
     try:
-        inferences = trfmod.infer_blank_codes(t, pab_points=pab)
-    except trfmod.TrfError as exc:
+        inferences = infer_blank_codes(t, pab_points=pab)
+    except TrfError as exc:
         raise _reader_error(source, exc) from exc
     mismatches = [w for w in getattr(t, "warnings", []) if " who has " in w]
     if mismatches:
@@ -1089,7 +1104,7 @@ def _import(*, data, source, user, name, progress, system, publish, match_player
     colour, colour_from = _initial_colour(t, source, notes)
     inferred = {(i.start_no, i.round): i for i in inferences}
     by_no = {p.start_no: p for p in t.players}
-    rounds_played = trfmod.played_rounds(t)
+    rounds_played = played_rounds(t)
     declared_rounds = t.total_rounds or t.rounds_142
 
     # byes entered ahead: cells of rounds after the last played one, and 240 lines
@@ -1098,7 +1113,7 @@ def _import(*, data, source, user, name, progress, system, publish, match_player
         for c in p.results:
             if c.round <= rounds_played or c.opponent is not None or c.code == "":
                 continue
-            kind = _cell_bye_kind(c.code, trfmod.code_points(c.code, pab_points=pab) or 0.0)
+            kind = _cell_bye_kind(c.code, code_points(c.code, pab_points=pab) or 0.0)
             ahead[(p.start_no, c.round)] = (kind, p.line)
     for b in t.byes:
         kind = _BYE_KINDS[b.kind]
@@ -1276,10 +1291,10 @@ def _import(*, data, source, user, name, progress, system, publish, match_player
                 if m.forfeit in ("black", "white"):
                     forfeit_won.setdefault((wp if m.forfeit == "black" else bp).start_no, r)
             else:
-                wv = trfmod.code_points(wcode, pab_points=pab)
+                wv = code_points(wcode, pab_points=pab)
                 if wv is None:
                     raise _refuse(source, wp.line, _("round %(round)d has no result") % {"round": r})
-                bv = trfmod.code_points(bcode, pab_points=pab) if bcode else 1.0 - wv
+                bv = code_points(bcode, pab_points=pab) if bcode else 1.0 - wv
                 if bv is None or wv + bv != 1.0:
                     raise _refuse(source, wp.line, _(
                         "round %(round)d: player %(white)d has result %(wcode)s but player %(black)d (line %(bline)d) "
@@ -1440,7 +1455,7 @@ def _points_notes(t, inferences, rounds_played: int, pab: float, notes: list[str
             values[i.start_no] += i.value
     for p in t.players:
         for c in p.results:
-            v = trfmod.code_points(c.code, pab_points=pab) if c.code else None
+            v = code_points(c.code, pab_points=pab) if c.code else None
             if v is None:
                 continue
             if c.round <= rounds_played:
@@ -1511,17 +1526,17 @@ def tournament_export_trf(*, tournament: Tournament, up_to_round: int | None = N
         r = m.round.number
         wc, bc = match_codes(m)
         if m.black_id is None:
-            cells[m.white_id].append(trfmod.TrfResult(round=r, opponent=None, colour=None, code=wc))
+            cells[m.white_id].append(TrfResult(round=r, opponent=None, colour=None, code=wc))
         else:
-            cells[m.white_id].append(trfmod.TrfResult(round=r, opponent=by_id[m.black_id].start_no, colour="w", code=wc))
-            cells[m.black_id].append(trfmod.TrfResult(round=r, opponent=by_id[m.white_id].start_no, colour="b", code=bc))
+            cells[m.white_id].append(TrfResult(round=r, opponent=by_id[m.black_id].start_no, colour="w", code=wc))
+            cells[m.black_id].append(TrfResult(round=r, opponent=by_id[m.white_id].start_no, colour="b", code=bc))
     for e in entries:  # closed rounds an entry has no board in (late entry, absence): zero-point bye
         have = {c.round for c in cells[e.id]}
         gone = e.withdrawn_after_round if e.withdrawn and e.withdrawn_after_round is not None else None
-        cells[e.id] += [trfmod.TrfResult(round=r, opponent=None, colour=None, code="Z") for r in closed
+        cells[e.id] += [TrfResult(round=r, opponent=None, colour=None, code="Z") for r in closed
                         if r not in have and (gone is None or r <= gone)]
-    byes: list[trfmod.TrfBye] = []
-    forbidden: list[trfmod.TrfForbidden] = []
+    byes: list[TrfBye] = []
+    forbidden: list[TrfForbidden] = []
     if personal and up_to_round is None:
         for a in Absence.objects.filter(entry__tournament=tournament, round_number__gt=last_closed,
                                         round_number__lte=max(tournament.rounds_total, last_closed)
@@ -1530,12 +1545,12 @@ def tournament_export_trf(*, tournament: Tournament, up_to_round: int | None = N
             code = _KIND_CODES.get(a.kind, "Z")
             have = {c.round for c in cells[e.id]}
             if a.round_number == last_closed + 1 and not e.withdrawn and have >= set(closed):
-                cells[e.id].append(trfmod.TrfResult(round=a.round_number, opponent=None, colour=None, code=code))
+                cells[e.id].append(TrfResult(round=a.round_number, opponent=None, colour=None, code=code))
             else:
-                byes.append(trfmod.TrfBye(code, a.round_number, e.start_no))
+                byes.append(TrfBye(code, a.round_number, e.start_no))
         for f in ForbiddenPair.objects.filter(tournament=tournament).order_by("first_round", "id"):
             if f.first_id in by_id and f.second_id in by_id:
-                forbidden.append(trfmod.TrfForbidden(
+                forbidden.append(TrfForbidden(
                     tuple(sorted((by_id[f.first_id].start_no, by_id[f.second_id].start_no))), f.first_round,
                     f.last_round))
         forbidden.sort(key=lambda f: (f.first_round, f.players, f.last_round or 0))
@@ -1550,7 +1565,7 @@ def tournament_export_trf(*, tournament: Tournament, up_to_round: int | None = N
     for e in entries:
         pl = e.player
         players.append(
-            trfmod.TrfPlayer(
+            TrfPlayer(
                 start_no=e.start_no, sex={"m": "m", "f": "w"}.get(pl.sex, " ") if personal else " ", title="",
                 name=pl.full_name, rating=e.rating, federation=e.federation or "",
                 fide_id=pl.federation_id if pl.federation_id.isdigit() else "",
@@ -1564,8 +1579,8 @@ def tournament_export_trf(*, tournament: Tournament, up_to_round: int | None = N
             p.start_no = new_no[p.start_no]
             for c in p.results:
                 c.opponent = new_no.get(c.opponent) if c.opponent is not None else None
-        byes = [trfmod.TrfBye(b.kind, b.round, new_no[b.start_no]) for b in byes]
-        forbidden = [trfmod.TrfForbidden(tuple(new_no[n] for n in f.players), f.first_round, f.last_round)
+        byes = [TrfBye(b.kind, b.round, new_no[b.start_no]) for b in byes]
+        forbidden = [TrfForbidden(tuple(new_no[n] for n in f.players), f.first_round, f.last_round)
                      for f in forbidden]
         accelerations = {new_no[n]: v for n, v in accelerations.items()}
     toss = CoinToss.objects.filter(round__tournament=tournament, round__number=1).first()
@@ -1579,16 +1594,16 @@ def tournament_export_trf(*, tournament: Tournament, up_to_round: int | None = N
         team_lines = team_trf_lines(tournament=tournament,
                                     renumber={e.start_no: p.start_no for e, p in zip(entries, players)})
         extra += [f"082 {len(team_lines)}", *team_lines]
-    data = trfmod.TrfTournament(
+    data = TrfTournament(
         name=tournament.name, city=tournament.city, federation=tournament.federation or "TUR",
         start_date=fmt(tournament.start_date), end_date=fmt(tournament.end_date), num_players=len(entries),
         num_rated=sum(1 for e in entries if e.rating), tournament_type=type_text(tournament),
         chief_arbiter=tournament.chief_arbiter, deputy_arbiters=[], time_control=tournament.time_control,
         round_dates=dates if any(dates) else [], players=players, total_rounds=tournament.rounds_total, xxc=[],
         extra_lines=extra, forbidden=forbidden, accelerations=accelerations, byes=byes,
-        point_system={**trfmod.STANDARD_POINTS, "U": float(tournament.bye_points)}, initial_colour=colour,
+        point_system={**STANDARD_POINTS, "U": float(tournament.bye_points)}, initial_colour=colour,
     )
-    return trfmod.dump_trf(data, truncate=True)
+    return dump_trf(data, truncate=True)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1643,15 +1658,15 @@ def read_upload(upload) -> bytes:
 def trf_size(data: bytes | str) -> tuple[int, int]:
     """``(player lines, round cells)`` of a TRF file, counted on the raw lines without parsing it: what
     decides whether it is imported by a job."""
-    text = trfmod._decode(data)[0] if isinstance(data, bytes) else data
+    text = _decode(data)[0] if isinstance(data, bytes) else data
     players = cells = 0
-    first = trfmod._FIRST_ROUND_COL - 1
-    for line in trfmod._LINE_SPLIT.split(text):
+    first = _FIRST_ROUND_COL - 1
+    for line in _LINE_SPLIT.split(text):
         if line.startswith("001"):
             players += 1
             rest = len(line.rstrip()) - first
             if rest > 0:
-                cells += (rest + trfmod._ROUND_WIDTH - 1) // trfmod._ROUND_WIDTH
+                cells += (rest + _ROUND_WIDTH - 1) // _ROUND_WIDTH
     return players, cells
 
 
