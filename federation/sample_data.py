@@ -32,7 +32,7 @@ from federation import roles
 from federation.models import Club, Player
 from tournaments import services
 from tournaments.models import Match, Tournament
-from tournaments.trf.exchange import tournament_import_trf
+from tournaments.trf.services import tournament_import_trf
 
 DEMO_PASSWORDS = {
     "admin": "mangala-admin",

@@ -1,4 +1,4 @@
-"""TRF import/export in the product (``tournaments.trf.exchange``) and the ``import_trf``, ``export_trf``,
+"""TRF import/export in the product (``tournaments.trf.services`` and ``selectors``) and the ``import_trf``, ``export_trf``,
 ``standings`` and ``export_crosstable`` commands, on the real tournament files."""
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from tests.shared_data import shared_glob
 from tournaments.trf.reader import parse_trf
 from tournaments.models import Match, Round, Tournament
 from tournaments.selectors import tournament_standings
-from tournaments.trf.exchange import tournament_export_trf, tournament_import_trf
+from tournaments.trf.selectors import tournament_export_trf
+from tournaments.trf.services import tournament_import_trf
 
 pytestmark = pytest.mark.django_db
 

@@ -1,5 +1,6 @@
-"""A TRF import job survives its worker (issue 23, item 5: ``tournaments.trf.lease``, ``trf_io.trf_import_run``,
-the ``tournaments.import_trf`` and ``tournaments.sweep_stuck_trf_imports`` tasks).
+"""A TRF import job survives its worker (issue 23, item 5: ``tournaments.trf.lease``,
+``tournaments.trf.jobs.trf_import_run``, the ``tournaments.import_trf`` and ``tournaments.sweep_stuck_trf_imports``
+tasks).
 
 A dead worker is simulated by the row it leaves behind: ``running``, attempt 1, its heartbeat older than
 ``TRF_IMPORT_LEASE_SECONDS`` and nothing imported (the import is one transaction). The message comes

@@ -19,9 +19,10 @@ from tests.factories import organiser
 from tournaments.trf.model import _CONTROL, TrfError, TrfPlayer, TrfResult, TrfTournament
 from tournaments.trf.reader import parse_trf
 from tournaments.trf.writer import dump_trf
-from tournaments.trf import exchange as trf_io
+from tournaments.trf import services as trf_services
 from tournaments.models import Entry, Tournament
-from tournaments.trf.exchange import tournament_export_trf, tournament_import_trf
+from tournaments.trf.selectors import tournament_export_trf
+from tournaments.trf.services import tournament_import_trf
 
 pytestmark = pytest.mark.django_db
 
@@ -191,7 +192,7 @@ def test_a_player_name_longer_than_the_name_fields_is_refused_naming_the_line(mo
         t.players[2].name = "Ö" * 61 + ", Ali"
         return t
 
-    monkeypatch.setattr(trf_io, "parse_trf", wide_parse)
+    monkeypatch.setattr(trf_services, "parse_trf", wide_parse)
     with pytest.raises(ValidationFailed) as err:
         tournament_import_trf(data=AUTUMN, source="wide.trf")
     assert "line 17, column 15: player 3: the name" in err.value.message and err.value.field == "file"

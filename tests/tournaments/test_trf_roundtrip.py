@@ -8,7 +8,7 @@ forbidden pairs over ranges of rounds, virtual points (manual acceleration) or B
 entered ahead for rounds not played yet, Swiss and (double) round robin, round 1's colour. What TRF
 carries is compared with :func:`tests.tournaments.trf_picture.picture`.
 
-Limits (by design, see ``tournaments.trf.exchange``): a withdrawal after the last closed round is not
+Limits (by design, see ``tournaments.trf.services``): a withdrawal after the last closed round is not
 visible in a file (the line has every round); a last round of byes only (no game) reads back as byes
 entered ahead for that round (:func:`tournaments.trf.scoring.played_rounds`: a round is played when it has a
 game), so every generated round has one; the rank column is our rank, or the ranks of the file the event
@@ -35,7 +35,8 @@ from tournaments.trf.reader import parse_trf
 from tournaments.models import Absence, CoinToss, Entry, ForbiddenPair, Match, Round, Tournament
 from tournaments.pairing.roundrobin import berger_round
 from tournaments.selectors import tournament_standings
-from tournaments.trf.exchange import tournament_export_trf, tournament_import_trf
+from tournaments.trf.selectors import tournament_export_trf
+from tournaments.trf.services import tournament_import_trf
 
 pytestmark = pytest.mark.django_db
 

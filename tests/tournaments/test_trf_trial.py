@@ -28,7 +28,9 @@ from tournaments.history import selectors as history
 from tournaments.trf.model import TrfError
 from tournaments.trf.reader import parse_trf
 from tournaments.models import Entry, Match, Tournament
-from tournaments.trf.exchange import PlayerConflicts, tournament_export_trf, tournament_import_trf
+from tournaments.trf.players import PlayerConflicts
+from tournaments.trf.selectors import tournament_export_trf
+from tournaments.trf.services import tournament_import_trf
 
 pytestmark = pytest.mark.django_db
 

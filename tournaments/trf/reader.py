@@ -24,9 +24,9 @@ Conventions
 * Result codes (TRF-16): ``1 0 =`` played win/loss/draw, ``+ -`` forfeit win/loss,
   ``W D L`` win/draw/loss of a game lasting less than one move (rated as unplayed),
   ``H`` half-point bye, ``F`` full-point bye, ``U`` pairing-allocated bye,
-  ``Z`` zero-point bye, blank = unknown / not entered.  See :func:`code_points`.
+  ``Z`` zero-point bye, blank = unknown / not entered.  See :func:`tournaments.trf.scoring.code_points`.
 * A :class:`TrfResult` with ``opponent=None`` is a bye / absence / blank cell; the cell text
-  is kept in ``raw`` so that :func:`dump_trf` reproduces it byte for byte when unchanged.
+  is kept in ``raw`` so that :func:`tournaments.trf.writer.dump_trf` reproduces it byte for byte when unchanged.
 * Lines this module does not interpret (tags 082, 142, 152, 162, 192, 013, 2xx, 3xx, ``XXP``,
   ``BB?``, ``DAT``, ``###`` comments, blank lines, ...) are kept verbatim (less trailing
   whitespace) in
@@ -40,7 +40,7 @@ particular line/column).  Besides the field checks, the reader refuses: a contro
 (NUL, the other C0 characters but tab, DEL, U+2028/U+2029) anywhere in a line, naming its
 column; a number of more than :data:`MAX_NUMBER_DIGITS` digits (``XXR``, ``062``, ``072``); more
 than :data:`MAX_PLAYERS` player lines.  Limits of a particular database (e.g. at most 99
-rounds) are the importer's business (:mod:`tournaments.trf.exchange`).
+rounds) are the importer's business (:mod:`tournaments.trf.checks`).
 
 Messages are English (``str(err)`` for logs).  Every reason, warning and note this module makes is
 a :class:`TrfMessage`: the English ``str`` that also keeps its template (marked with
