@@ -36,7 +36,7 @@ from tournaments.services import SetInput
 
 pytestmark = pytest.mark.django_db
 
-TRF_DIR = Path(__file__).parent / "trf_files" / "interop"
+TRF_DIR = Path(__file__).parent / "trf" / "trf_files" / "interop"
 
 
 @pytest.fixture(autouse=True)

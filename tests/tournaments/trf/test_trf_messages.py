@@ -1,6 +1,7 @@
 """The TRF reader's messages in the user's language (issue 10): tournaments.trf.messages.
 
-The TRF reader (``tournaments.trf.reader`` and the other pure modules) is pure Python and English: ``str(err)`` stays ``"line 17: <reason>"`` for logs.
+The TRF reader (``tournaments.trf.reader`` and the other pure modules) is pure Python and English: ``str(err)``
+stays ``"line 17: <reason>"`` for logs.
 Each message keeps its template (marked with ``gettext_noop``) and params, and
 :func:`tournaments.trf.messages.trf_error_message` renders it with the active catalogue, naming the
 line (and, on request, the column).
@@ -45,7 +46,8 @@ def marked_templates(path: Path) -> set[str]:
     return out
 
 
-TRF_TEMPLATES = set().union(*(marked_templates(Path(m.__file__)) for m in (model, reader, extensions, scoring, writer)))
+TRF_TEMPLATES = set().union(*(marked_templates(Path(module.__file__))
+                               for module in (model, reader, extensions, scoring, writer)))
 
 
 def _put(line: str, col: int, text: str) -> str:

@@ -26,7 +26,7 @@ from tournaments.trf.services import tournament_import_trf
 
 pytestmark = pytest.mark.django_db
 
-SAMPLE_DIR = Path(__file__).resolve().parents[2] / "tournaments" / "sample_data" / "trf"
+SAMPLE_DIR = Path(__file__).resolve().parents[3] / "tournaments" / "sample_data" / "trf"
 AUTUMN = (SAMPLE_DIR / "autumn_congress_2018_major.trf").read_text(encoding="utf-8").rstrip("\n") + "\nXXR 6\n"
 
 

@@ -27,7 +27,7 @@ from federation.errors import ValidationFailed
 from federation.models import Club, Player
 from tests.factories import organiser
 from tests.shared_data import shared_glob
-from tests.tournaments.trf_picture import picture
+from tests.tournaments.trf.trf_picture import picture
 from tournaments import services
 from tournaments.trf import players as trf_players
 from tournaments.models import Absence, CoinToss, Entry, ForbiddenPair, Match, Round, Tournament
@@ -40,8 +40,8 @@ pytestmark = pytest.mark.django_db
 
 HERE = Path(__file__).resolve().parent
 INTEROP = HERE / "trf_files" / "interop"
-SAMPLES = Path(__file__).resolve().parents[2] / "tournaments" / "sample_data" / "trf"
-EXTENSION_CASES = HERE / "pairing" / "cases_extensions"
+SAMPLES = Path(__file__).resolve().parents[3] / "tournaments" / "sample_data" / "trf"
+EXTENSION_CASES = HERE.parent / "pairing" / "cases_extensions"
 
 
 def _read(name: str) -> bytes:

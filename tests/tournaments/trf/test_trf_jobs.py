@@ -23,7 +23,7 @@ from tournaments.models import Entry, Tournament, TrfImport
 
 pytestmark = pytest.mark.django_db
 
-SAMPLE = Path(__file__).resolve().parents[2] / "tournaments" / "sample_data" / "trf" / "autumn_congress_2018_major.trf"
+SAMPLE = Path(__file__).resolve().parents[3] / "tournaments" / "sample_data" / "trf" / "autumn_congress_2018_major.trf"
 
 
 def _api(user) -> APIClient:
@@ -98,7 +98,8 @@ def test_size_is_counted_on_the_raw_lines():
     from tournaments.trf.reader import parse_trf
 
     t = parse_trf(SAMPLE.read_bytes())
-    assert trf_jobs.trf_size(SAMPLE.read_bytes()) == (len(t.players), sum(len(p.results) for p in t.players)) == (23, 138)
+    assert (trf_jobs.trf_size(SAMPLE.read_bytes()) == (len(t.players), sum(len(p.results) for p in t.players))
+            == (23, 138))
     assert trf_jobs.trf_size(_many_players(2001)) == (2001, 0)
     assert not trf_jobs.needs_job(SAMPLE.read_bytes())
     assert not trf_jobs.needs_job(_many_players(250))
@@ -232,7 +233,7 @@ def test_the_progress_page_reloads_while_the_job_runs_and_is_private(org, client
 
 def test_the_sweep_fails_imports_whose_message_was_lost():
     """Queued for longer than TRF_IMPORT_STUCK_MINUTES: failed. (A running import whose worker died is
-    restarted: tests/tournaments/test_trf_import_resume.py.)"""
+    restarted: tests/tournaments/trf/test_trf_import_resume.py.)"""
     import datetime as dt
 
     from django.utils import timezone, translation

@@ -6,7 +6,7 @@ codes), closed rounds with every kind of result (rated and unrated games, forfei
 half/full/zero-point byes and the pairing-allocated bye worth 0, ½ or 1), withdrawals, round dates,
 forbidden pairs over ranges of rounds, virtual points (manual acceleration) or Baku acceleration, byes
 entered ahead for rounds not played yet, Swiss and (double) round robin, round 1's colour. What TRF
-carries is compared with :func:`tests.tournaments.trf_picture.picture`.
+carries is compared with :func:`tests.tournaments.trf.trf_picture.picture`.
 
 Limits (by design, see ``tournaments.trf.services``): a withdrawal after the last closed round is not
 visible in a file (the line has every round); a last round of byes only (no game) reads back as byes
@@ -30,7 +30,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from federation.models import Player
-from tests.tournaments.trf_picture import picture
+from tests.tournaments.trf.trf_picture import picture
 from tournaments.trf.reader import parse_trf
 from tournaments.models import Absence, CoinToss, Entry, ForbiddenPair, Match, Round, Tournament
 from tournaments.pairing.roundrobin import berger_round

@@ -1,5 +1,5 @@
-"""TRF import/export in the product (``tournaments.trf.services`` and ``selectors``) and the ``import_trf``, ``export_trf``,
-``standings`` and ``export_crosstable`` commands, on the real tournament files."""
+"""TRF import/export in the product (``tournaments.trf.services`` and ``selectors``) and the ``import_trf``,
+``export_trf``, ``standings`` and ``export_crosstable`` commands, on the real tournament files."""
 from __future__ import annotations
 
 import io
@@ -21,7 +21,7 @@ from tournaments.trf.services import tournament_import_trf
 
 pytestmark = pytest.mark.django_db
 
-SAMPLE_DIR = Path(__file__).resolve().parents[2] / "tournaments" / "sample_data" / "trf"
+SAMPLE_DIR = Path(__file__).resolve().parents[3] / "tournaments" / "sample_data" / "trf"
 SAMPLES = sorted(SAMPLE_DIR.glob("*.trf"))
 FILES = SAMPLES + shared_glob("data/trf/*.trf")
 

@@ -34,7 +34,7 @@ from tournaments.trf.services import tournament_import_trf
 
 pytestmark = pytest.mark.django_db
 
-SAMPLES = Path(__file__).resolve().parents[2] / "tournaments" / "sample_data" / "trf"
+SAMPLES = Path(__file__).resolve().parents[3] / "tournaments" / "sample_data" / "trf"
 
 
 def _player(no: int, name: str, points: str, cells: str = "", *, sex: str = " ", fed: str = "   ", fide: str = "",
