@@ -98,7 +98,7 @@ def _with_layout(err: TrfError, tag: str) -> TrfError:
 
 
 def read_extensions(t: TrfTournament) -> None:
-    """Fill the extension fields of ``t`` from its ``extra_lines`` (called by :func:`parse_trf`).
+    """Fill the extension fields of ``t`` from its ``extra_lines`` (called by :func:`tournaments.trf.reader.parse_trf`).
 
     Formats (columns 1-based):
 
@@ -242,12 +242,12 @@ _COMMENT = re.compile(r"(###.*)?")
 def unread_lines(t: TrfTournament, *, also_read: frozenset[str] = frozenset()) -> list[tuple[int, str]]:
     """The kept lines of ``t`` that no reader interprets: ``(line number, reason)`` in file order.
 
-    Read (so not listed): blank and ``###`` comment lines, the tags :func:`parse_trf` reads
+    Read (so not listed): blank and ``###`` comment lines, the tags :func:`tournaments.trf.reader.parse_trf` reads
     (001, 012-132, XXR, XXC), :data:`EXTENSION_TAGS`, ``082`` when it says 0 teams, and the tags
     in ``also_read``.  Everything else is listed — team lines (``013``, ``082`` with teams,
     ``3xx``), abnormal points (``299``), other tags — so that a caller can refuse the file naming
     the line, instead of dropping the line silently (issue 10).  Reasons are short English texts
-    (:class:`TrfMessage`: :func:`tournaments.trf.messages.trf_text` translates them).
+    (:class:`tournaments.trf.model.TrfMessage`: :func:`tournaments.trf.messages.trf_text` translates them).
     """
     out: list[tuple[int, str]] = []
     for line, no in zip(t.extra_lines, t.extra_line_numbers or [0] * len(t.extra_lines)):

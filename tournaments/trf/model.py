@@ -130,7 +130,7 @@ class TrfError(ValueError):
     ``str(err)`` is ``"line 17: <reason>"`` (just ``reason`` when ``line`` is ``None``), in English.
     ``reason`` is a :class:`TrfMessage` when raised here: ``template`` and ``params`` (also on the
     error) let :func:`tournaments.trf.messages.trf_error_message` say it in the user's language.
-    ``source`` names the file (the ``source=`` given to :func:`parse_trf`), for callers that
+    ``source`` names the file (the ``source=`` given to :func:`tournaments.trf.reader.parse_trf`), for callers that
     want to prefix it.
     """
 
@@ -225,7 +225,8 @@ class TrfBye:
     line: int = field(default=0, compare=False)
 
 
-#: Tags :func:`read_extensions` reads (besides what :func:`parse_trf` reads itself).
+#: Tags :func:`tournaments.trf.extensions.read_extensions` reads (besides what
+#: :func:`tournaments.trf.reader.parse_trf` reads itself).
 EXTENSION_TAGS = ("XXA", "XXP", "BBW", "BBD", "BBL", "BBZ", "BBF", "BBU", "142", "152", "162", "192",
                   "240", "250", "260")
 #: Keys of :attr:`TrfTournament.point_system`: W win, D draw, L loss, Z zero-point bye,
@@ -248,13 +249,14 @@ class TrfTournament:
     bytes were decoded with (``"str"`` for text input); ``warnings`` lists oddities that did not
     stop the parse (``"line 17: ..."``: lines laid out in byte columns, game results that do not
     match, e.g. both players scored ``1``; :class:`TrfMessage` texts); ``layout`` records the
-    original line order for :func:`dump_trf`; ``tag_lines`` maps a tag (``"012"``, ``"XXR"``, ``"132"``, ...) to the
-    1-based line it was read from, first occurrence (none of these four is compared).
+    original line order for :func:`tournaments.trf.writer.dump_trf`; ``tag_lines`` maps a tag (``"012"``,
+    ``"XXR"``, ``"132"``, ...) to the 1-based line it was read from, first occurrence (none of these four is compared).
     ``extra_line_numbers[i]`` is the line number of ``extra_lines[i]``.
 
-    Extensions (read by :func:`read_extensions`, which :func:`parse_trf` calls; their lines stay
-    in ``extra_lines`` too): ``forbidden`` (``XXP``/``260``), ``accelerations`` (``XXA``/``250``:
-    starting number -> virtual points per round, index 0 = round 1), ``byes`` (``240``),
+    Extensions (read by :func:`tournaments.trf.extensions.read_extensions`, which
+    :func:`tournaments.trf.reader.parse_trf` calls; their lines stay in ``extra_lines`` too): ``forbidden``
+    (``XXP``/``260``), ``accelerations`` (``XXA``/``250``: starting number -> virtual points per round,
+    index 0 = round 1), ``byes`` (``240``),
     ``point_system`` (``BBW``..``BBU``/``162``: only the values the file gives, keys
     :data:`POINT_KEYS`), ``initial_colour`` (``152``: ``"w"``/``"b"``), ``pairing_system`` (``192``
     text), ``rounds_142`` (``142``); ``line_of`` maps ``"XXA 4"``, ``"BBU"``, ``"152"`` ... to its line.
@@ -282,7 +284,8 @@ class TrfTournament:
     tag_lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
     extra_line_numbers: list[int] = field(default_factory=list, compare=False, repr=False)
     # Extensions read from lines that are also kept verbatim in ``extra_lines`` (see
-    # :func:`read_extensions`); a tournament built in code sets them and :func:`dump_trf` writes them.
+    # :func:`tournaments.trf.extensions.read_extensions`); a tournament built in code sets them and
+    # :func:`tournaments.trf.writer.dump_trf` writes them.
     forbidden: list[TrfForbidden] = field(default_factory=list)
     accelerations: dict[int, list[float]] = field(default_factory=dict)
     byes: list[TrfBye] = field(default_factory=list)
@@ -302,12 +305,12 @@ class TrfTournament:
 
 @dataclass(frozen=True, slots=True)
 class Inference:
-    """A value :func:`infer_blank_codes` assigns to a blank-coded cell.
+    """A value :func:`tournaments.trf.scoring.infer_blank_codes` assigns to a blank-coded cell.
 
     ``value`` is 0.0, 0.5 or 1.0 points for 1-based ``round`` of player ``start_no`` (whose
     ``001`` line is ``line``).  ``reason`` is a short English explanation for reports (a
-    :class:`TrfMessage` when made by :func:`infer_blank_codes`); :meth:`message` is ``str()`` as a
-    :class:`TrfMessage`.
+    :class:`TrfMessage` when made by :func:`tournaments.trf.scoring.infer_blank_codes`); :meth:`message` is
+    ``str()`` as a :class:`TrfMessage`.
     """
 
     start_no: int

@@ -149,7 +149,8 @@ def tournament_import_trf(*, data: bytes | str, source: str = "<trf>", user=None
 
     ``progress(done, total)`` is called once the file is read and checked (``done = 0``), after every
     100 entries and the last one (``done`` = entries made) and after each round r (``done = n + r * n``),
-    with ``total = n + rounds * n`` for ``n`` players: the job of :func:`trf_import_run` reports it.
+    with ``total = n + rounds * n`` for ``n`` players: the job of :func:`tournaments.trf.jobs.trf_import_run`
+    reports it.
     """
     options = {"data": data, "source": source, "user": user, "name": name, "progress": progress,
                "system": system or None, "publish": publish, "match_players": match_players,

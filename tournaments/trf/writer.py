@@ -164,7 +164,7 @@ def _header_present(t: TrfTournament, tag: str) -> bool:
 def dump_trf(t: TrfTournament, *, truncate: bool = False) -> str:
     """TRF-16 text for ``t``, lines ending in ``"\\n"`` and without trailing spaces.
 
-    A tournament read by :func:`parse_trf` is written in its original line order (unchanged
+    A tournament read by :func:`tournaments.trf.reader.parse_trf` is written in its original line order (unchanged
     round cells keep their exact text); new players go after the last player line, new header
     fields before the first player line, ``XXR``/``XXC`` at the end.  A tournament built in code
     gets tags 012-132, then the players by starting number, then ``XXR``, ``XXC`` and the extra
