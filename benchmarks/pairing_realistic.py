@@ -65,7 +65,9 @@ from _report import figure  # noqa: E402
 
 from tournaments.pairing import PairingPlayer, RoundRecord, pair_dutch  # noqa: E402
 from tournaments.pairing.trf_input import pairing_input_from_trf  # noqa: E402
-from tournaments.trf.fileformat import TrfPlayer, TrfResult, TrfTournament, dump_trf, parse_trf  # noqa: E402
+from tournaments.trf.model import TrfPlayer, TrfResult, TrfTournament  # noqa: E402
+from tournaments.trf.reader import parse_trf  # noqa: E402
+from tournaments.trf.writer import dump_trf  # noqa: E402
 
 TOTAL_ROUNDS = 9
 DRAW_RATE = 0.30

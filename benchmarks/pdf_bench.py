@@ -5,7 +5,7 @@ Run: ``.venv/bin/python benchmarks/pdf_bench.py [--sizes 50,300,1000] [--repeat 
 
 A temporary SQLite database (``DATABASE_URL`` is pointed at a file in a temporary folder, settings
 ``federation.settings.test``) is migrated, then one completed 9-round Swiss per size is imported from
-a generated TRF file (:func:`tournaments.trf.exchange.tournament_import_trf`: players with Turkish names —
+a generated TRF file (:func:`tournaments.trf.services.tournament_import_trf`: players with Turkish names —
 every other one with two given names — and clubs, neighbour-by-score pairings, draws, forfeits,
 half-point and pairing-allocated byes, a few withdrawals; the default five tie-breaks). Each PDF is made in its three steps, each timed in CPU
 seconds (``time.process_time``: steadier than wall time on a shared machine), median of ``--repeat``
@@ -126,7 +126,7 @@ def event_trf(players: int, rounds: int = ROUNDS, seed: int = 2026) -> str:
 def build_event(players: int):
     """Import the generated event and give its players clubs (what the standings and pairings print)."""
     from federation.models import Club, Player
-    from tournaments.trf.exchange import tournament_import_trf
+    from tournaments.trf.services import tournament_import_trf
 
     report = tournament_import_trf(data=event_trf(players), source=f"bench-{players}.trf", match_players=False)
     t = report.tournament

@@ -1,8 +1,8 @@
 """Messages of the pure-Python modules in the user's language.
 
-:mod:`tournaments.trf.fileformat` (the TRF reader) and :mod:`games.engine` (the rules engine and the game-record
+:mod:`tournaments.trf.reader` (the TRF reader) and :mod:`games.engine` (the rules engine and the game-record
 notation) import nothing from Django, so their messages are English.  Each message they raise or
-report is a ``str`` subclass (:class:`tournaments.trf.fileformat.TrfMessage`, :class:`games.engine.errors.EngineMessage`)
+report is a ``str`` subclass (:class:`tournaments.trf.model.TrfMessage`, :class:`games.engine.errors.EngineMessage`)
 whose text is the English one — what ``str(err)`` and the logs show — and that also keeps the
 ``template`` it was made from (marked with ``gettext_noop``, so ``makemessages`` puts it in the
 catalogue) and its ``params``.  :func:`translated` renders such a message with the active language's

@@ -32,7 +32,7 @@ from federation import roles
 from federation.models import Club, Player
 from tournaments import services
 from tournaments.models import Match, Tournament
-from tournaments.trf.exchange import tournament_import_trf
+from tournaments.trf.services import tournament_import_trf
 
 DEMO_PASSWORDS = {
     "admin": "mangala-admin",
@@ -175,7 +175,7 @@ def load(stdout=None) -> dict[str, str]:
         p.save(update_fields=["user"])
     out: dict[str, str] = {}
     for path in sorted(TRF_DIR.glob("*.trf")):
-        from tournaments.trf.fileformat import parse_trf
+        from tournaments.trf.reader import parse_trf
 
         name = parse_trf(path.read_bytes()).name or path.stem
         existing = Tournament.objects.filter(name=name, imported_from_trf=True).first()

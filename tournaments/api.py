@@ -30,7 +30,9 @@ from federation.models import Player
 from federation.prepared import PreparedRead
 from tournaments import access, caching, publication, selectors, services
 from tournaments.history import selectors as history
-from tournaments.trf import exchange as trf_io
+from tournaments.trf import jobs as trf_jobs
+from tournaments.trf import selectors as trf_selectors
+from tournaments.trf import services as trf_services
 from tournaments import serializers as s
 from tournaments.models import Entry, ForbiddenPair, Match, Round, Tournament
 
@@ -263,7 +265,7 @@ class TournamentHistoryApi(APIView):
 
 
 class TournamentImportTrfApi(APIView):
-    """Import a TRF-16 file as a tournament with closed rounds (services: trf_io.tournament_import_trf)."""
+    """Import a TRF-16 file as a tournament with closed rounds (services: trf_services.tournament_import_trf)."""
 
     parser_classes = [MultiPartParser, FormParser]
 
@@ -291,24 +293,26 @@ class TournamentImportTrfApi(APIView):
         access.require(access.can_create_tournament(request.user), _("Only organisers can import tournaments."))
         upload = request.data.get("file") if hasattr(request.data, "get") else None
         if upload is not None and hasattr(upload, "size"):
-            trf_io.check_upload_size(upload.size)  # before anything reads it
+            trf_jobs.check_upload_size(upload.size)  # before anything reads it
         data = validated_input(s.TrfImportInputSerializer, request.data)
         upload = data["file"]
-        content = trf_io.read_upload(upload)
+        content = trf_jobs.read_upload(upload)
         options = {"system": data["system"] or None, "publish": data["publish"],
                    "match_players": data["match_players"], "player_matches": data["player_matches"]}
-        if trf_io.needs_job(content):
+        if trf_jobs.needs_job(content):
             if data["dry_run"]:
                 raise ValidationFailed(_("A file this big is imported by a job and cannot be previewed; import it "
                                          "and delete the tournament if it is wrong."), field="dry_run")
-            row = trf_io.trf_import_queue(
-                data=content, source=upload.name or "upload.trf", user=request.user, name=data["name"] or None,
+            from tournaments.tasks import import_trf_task
+
+            row = trf_jobs.trf_import_queue(
+                data=content, task=import_trf_task, source=upload.name or "upload.trf", user=request.user, name=data["name"] or None,
                 **options,
             )
             out = {"job": row.id, "status": row.status,
                    "status_url": reverse("api-tournament-import-trf-status", args=[row.id])}
             return Response(s.TrfImportJobSerializer(out).data, status=status.HTTP_202_ACCEPTED)
-        report = trf_io.tournament_import_trf(
+        report = trf_services.tournament_import_trf(
             data=content, source=upload.name or "upload.trf", user=request.user, name=data["name"] or None,
             dry_run=data["dry_run"], **options,
         )
@@ -324,7 +328,7 @@ class TournamentImportTrfApi(APIView):
 
 
 class TournamentImportTrfStatusApi(APIView):
-    """A TRF import job (trf_io.trf_import_get): for its creator and federation staff."""
+    """A TRF import job (trf_selectors.trf_import_get): for its creator and federation staff."""
 
     @extend_schema(
         operation_id="tournaments_import_trf_status", tags=TAG,
@@ -332,7 +336,7 @@ class TournamentImportTrfStatusApi(APIView):
         description="Status and progress of a TRF file imported by a job; once done the new tournament's slug.",
     )
     def get(self, request, import_id: int):
-        row = trf_io.trf_import_get(import_id=import_id, user=request.user)
+        row = trf_selectors.trf_import_get(import_id=import_id, user=request.user)
         error = ({"code": "invalid", "message": row.error, "field": row.error_field or None}
                  if row.status == row.Status.FAILED else None)
         out = {

@@ -161,8 +161,8 @@ class TrfUploadForm(forms.Form):
     upload = forms.CharField(widget=forms.HiddenInput, required=False)
 
     def clean_file(self):
-        """The same limit as the API: ``settings.TRF_MAX_UPLOAD_BYTES`` (``trf_io.check_upload_size``)."""
-        from tournaments.trf.exchange import check_upload_size
+        """The same limit as the API: ``settings.TRF_MAX_UPLOAD_BYTES`` (``tournaments.trf.jobs.check_upload_size``)."""
+        from tournaments.trf.jobs import check_upload_size
 
         f = self.cleaned_data.get("file")
         if f is None:

@@ -431,7 +431,7 @@ class TournamentDetailOutputSerializer(serializers.ModelSerializer):
 
 
 class ImportPlayerSerializer(serializers.Serializer):
-    """How one player line got its player (``trf_io.PlayerChoice``)."""
+    """How one player line got its player (``tournaments.trf.players.PlayerChoice``)."""
 
     line = serializers.IntegerField()
     start_no = serializers.IntegerField()

@@ -7,8 +7,10 @@ from celery import shared_task
 from django.utils import translation
 
 from federation.jobs import JOB_OPTIONS, pause
-from tournaments.paper.crosstable import crosstable_pdf_build
 from tournaments.models import Tournament
+from tournaments.paper.crosstable import crosstable_pdf_build
+from tournaments.trf.jobs import trf_import_run
+from tournaments.trf.lease import lease_seconds, trf_import_sweep
 
 logger = logging.getLogger(__name__)
 
@@ -99,10 +101,10 @@ def round_pairings_pdf_task(round_id: int, lang: str = "tr", large: bool = False
 
 @shared_task(name="tournaments.import_trf", bind=True, **JOB_OPTIONS)
 def import_trf_task(self, import_id: int, lang: str | None = None, options: dict | None = None) -> dict:
-    """Run the queued :class:`tournaments.models.TrfImport` ``import_id`` (``trf_io.trf_import_run``:
-    ``trf_io.tournament_import_trf`` in one transaction), its messages in ``lang`` (the importer's),
-    with the import ``options`` chosen at upload (system, publish, player matches; None: those stored on
-    the row).
+    """Run the queued :class:`tournaments.models.TrfImport` ``import_id``
+    (``tournaments.trf.jobs.trf_import_run``: ``tournaments.trf.services.tournament_import_trf`` in one
+    transaction), its messages in ``lang`` (the importer's), with the import ``options`` chosen at upload
+    (system, publish, player matches; None: those stored on the row).
 
     A delivery that finds the import running with a live heartbeat — a second send, or the broker's
     redelivery right after the worker running it died — tries again after ``TRF_IMPORT_LEASE_SECONDS``
@@ -111,9 +113,6 @@ def import_trf_task(self, import_id: int, lang: str | None = None, options: dict
     new slug or None).
     """
     from django.conf import settings
-
-    from tournaments.trf.exchange import trf_import_run  # trf_io sends this task: imported here, not at the top
-    from tournaments.trf.lease import lease_seconds
 
     with translation.override(lang or translation.get_language()):
         row = trf_import_run(import_id=import_id, options=options)
@@ -128,9 +127,7 @@ def sweep_stuck_trf_imports_task() -> dict:
     their task restarts them, the import being one transaction) and fail those still queued after
     ``TRF_IMPORT_STUCK_MINUTES`` (``tournaments.trf.lease.trf_import_sweep``); sent every minute by Celery
     beat. Returns ``{"requeued": [ids], "failed": [ids]}``."""
-    from tournaments.trf.lease import trf_import_sweep
-
-    return trf_import_sweep()
+    return trf_import_sweep(task=import_trf_task)
 
 
 @shared_task(name="tournaments.check_invariants", **JOB_OPTIONS)

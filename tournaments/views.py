@@ -29,7 +29,8 @@ from federation.error_views import forbidden as _forbidden
 from tournaments import access, caching, publication, selectors, services, signals
 from tournaments.prizes import selectors as category_selectors
 from tournaments.history import selectors as history
-from tournaments.trf import exchange as trf_io
+from tournaments.trf import jobs as trf_jobs
+from tournaments.trf import selectors as trf_selectors
 from tournaments import view_helpers
 from tournaments.teams import views as team_views
 from tournaments.teams import services as teams
@@ -45,7 +46,9 @@ from tournaments.forms import (
 )
 from tournaments.models import Absence, ForbiddenPair, Match, Round, Tournament
 from tournaments.standings import TIEBREAKS, tiebreak_label
-from tournaments.trf.exchange import tournament_export_trf, tournament_import_trf
+from tournaments.trf.players import PlayerConflicts
+from tournaments.trf.selectors import tournament_export_trf
+from tournaments.trf.services import tournament_import_trf
 
 #: Seconds between reloads of a TRF import job's progress page.
 TRF_IMPORT_REFRESH_SECONDS = 2
@@ -944,11 +947,14 @@ def trf_import(request):
         claimed = None
         try:
             data, source, current = _trf_upload_data(request, form, current)
-            if trf_io.needs_job(data):  # a big file: a job with a progress page
+            if trf_jobs.needs_job(data):  # a big file: a job with a progress page
                 if dry_run:
                     raise ApplicationError(_("A file this big is imported by a job and cannot be previewed."),
                                            field="file")
-                row = trf_io.trf_import_queue(data=data, source=source, user=request.user, name=name, **options)
+                from tournaments.tasks import import_trf_task
+
+                row = trf_jobs.trf_import_queue(data=data, task=import_trf_task, source=source, user=request.user,
+                                                name=name, **options)
                 _trf_upload_forget(request)
                 return redirect("trf-import-detail", import_id=row.id)
             matches, refused = _trf_page_choices(request.POST)
@@ -961,7 +967,7 @@ def trf_import(request):
                 claimed = current["token"]
             report = tournament_import_trf(data=data, source=source, user=request.user, name=name,
                                            player_matches=matches or None, dry_run=dry_run, **options)
-        except trf_io.PlayerConflicts as exc:
+        except PlayerConflicts as exc:
             form.add_error("file", exc.message)
             conflicts = exc.conflicts
         except ApplicationError as exc:
@@ -1017,7 +1023,7 @@ def _trf_upload_data(request, form, kept: dict | None) -> tuple[bytes, str, dict
 
     f = form.cleaned_data.get("file")
     if f is not None:
-        data = trf_io.read_upload(f)
+        data = trf_jobs.read_upload(f)
         stored = {"token": secrets.token_urlsafe(16), "data": base64.b64encode(data).decode("ascii"),
                   "source": f.name or "upload.trf"}
         request.session[_TRF_UPLOAD_KEY] = stored
@@ -1117,7 +1123,7 @@ def trf_import_detail(request, import_id: int):
     """Progress of a TRF file imported by a job; reloads every 2 s while queued or running, then links
     the new tournament (with the import's notes) or shows why nothing was imported."""
     try:
-        row = trf_io.trf_import_get(import_id=import_id, user=request.user)
+        row = trf_selectors.trf_import_get(import_id=import_id, user=request.user)
     except ApplicationError as exc:
         raise Http404(exc.message) from exc
     refresh = TRF_IMPORT_REFRESH_SECONDS if row.is_active else None

@@ -215,7 +215,7 @@ CELERY_BEAT_SCHEDULE = {
 RATING_LIST_AUTO_PUBLISH = env.bool("RATING_LIST_AUTO_PUBLISH", default=False)
 # A TRF file with more player lines or round cells than these is imported by a job on the imports
 # queue (202 and a progress page); smaller ones (about a second's work) within the request. 0 and 0:
-# every import is a job (tournaments/trf/exchange.py: needs_job).
+# every import is a job (tournaments/trf/jobs.py: needs_job).
 TRF_JOB_MIN_PLAYERS = env.int("TRF_JOB_MIN_PLAYERS", default=250)
 TRF_JOB_MIN_CELLS = env.int("TRF_JOB_MIN_CELLS", default=2_500)
 # A TRF import still queued after this long lost its message: the sweep marks it failed with that

@@ -31,7 +31,7 @@ from tests.services.test_crash_recovery import (  # noqa: F401 — crash_worker 
 from tests.services.test_crash_recovery import (
     test_jobs_killed_with_their_worker_are_run_again_to_the_end as test_pdf_rating_and_record_import_killed_mid_job,
 )
-from tournaments.trf import exchange as trf_io
+from tournaments.trf import jobs as trf_jobs
 from tournaments.models import TrfImport
 from tournaments.tasks import import_trf_task
 
@@ -59,7 +59,8 @@ def test_trf_import_killed_mid_job_ends_done_or_failed(crash_worker, monkeypatch
     crash_worker.env["TRF_IMPORT_LEASE_SECONDS"] = str(TRF_LEASE)
     crash_worker.start()
     crash_worker.wait_ready()
-    row = trf_io.trf_import_queue(data=_big_file(PLAYERS), source="kaos.trf", user=organiser(username="kaos-trf"))
+    row = trf_jobs.trf_import_queue(data=_big_file(PLAYERS), task=import_trf_task, source="kaos.trf",
+                                    user=organiser(username="kaos-trf"))
     assert len(sent) == 1
 
     def running() -> bool:

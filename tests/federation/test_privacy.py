@@ -17,7 +17,7 @@ from ratings.models import RatingChange
 from ratings.tasks import rate_tournament_task
 from tests.factories import ClubFactory, PlayerFactory, UserFactory, organiser, referee
 from tournaments import services as ts
-from tournaments.trf import fileformat as trfmod
+from tournaments.trf.reader import parse_trf
 from tournaments.models import Entry, Match
 from tournaments.services import SetInput
 
@@ -194,7 +194,7 @@ def test_rating_list_page_public_and_staff(played, staff):
 
 
 def _trf_players(text: str) -> dict:
-    return {p.name: p for p in trfmod.parse_trf(text).players}
+    return {p.name: p for p in parse_trf(text).players}
 
 
 def test_public_trf_export_has_no_birth_dates_or_sex(played):

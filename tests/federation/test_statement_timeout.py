@@ -63,13 +63,13 @@ def test_a_new_web_connection_gets_the_timeout_and_a_worker_none(settings, resto
 @pg
 @pytest.mark.django_db(transaction=True)
 def test_a_query_cut_by_the_timeout_is_a_503_not_a_traceback(monkeypatch, client):
-    from tournaments.trf import exchange as trf_io
+    from tournaments.trf import selectors as trf_selectors
 
     def slow(**kwargs):
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_sleep(2)")
 
-    monkeypatch.setattr(trf_io, "trf_import_get", slow)
+    monkeypatch.setattr(trf_selectors, "trf_import_get", slow)
     user = organiser(username="timeout-org")
     api = APIClient(HTTP_ACCEPT_LANGUAGE="en")
     api.force_authenticate(user)

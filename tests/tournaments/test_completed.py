@@ -8,7 +8,8 @@ from django.test import Client
 
 from tournaments.models import Match, Round
 from tournaments.selectors import tournament_crosstable, tournament_standings
-from tournaments.trf.exchange import tournament_export_trf, tournament_import_trf
+from tournaments.trf.selectors import tournament_export_trf
+from tournaments.trf.services import tournament_import_trf
 
 pytestmark = pytest.mark.django_db
 

@@ -278,7 +278,8 @@ def test_round_page_shows_the_hand_change_with_boards_before_and_after(client):
 def test_export_of_a_running_tournament_reimports_consistently():
     """The TRF of an event in progress holds the closed rounds only; a late entrant's missed rounds are
     zero-point byes; the file imports again with the same points."""
-    from tournaments.trf.exchange import tournament_export_trf, tournament_import_trf
+    from tournaments.trf.selectors import tournament_export_trf
+    from tournaments.trf.services import tournament_import_trf
 
     t, org = _tournament(4, rounds=3)
     _play_round(services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w")), org, {})

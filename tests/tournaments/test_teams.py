@@ -490,7 +490,7 @@ def test_api_creates_a_team_with_its_players():
 
 
 def test_trf_export_has_team_lines(played):
-    from tournaments.trf.exchange import tournament_export_trf
+    from tournaments.trf.selectors import tournament_export_trf
 
     text = tournament_export_trf(tournament=played)
     lines = text.splitlines()

@@ -17,7 +17,7 @@ def _empty_list() -> list:
 
 class TrfImport(models.Model):
     """A TRF file too big to import within a web request, imported by the Celery task
-    ``tournaments.import_trf`` (``tournaments.trf.exchange.trf_import_run``); the row is the progress report
+    ``tournaments.import_trf`` (``tournaments.trf.jobs.trf_import_run``); the row is the progress report
     the import page and ``GET /api/tournaments/import-trf/<id>/`` show.
 
     ``status``: queued → running → done (``tournament`` is the new tournament, ``notes`` the import's
@@ -58,7 +58,7 @@ class TrfImport(models.Model):
     heartbeat_at = models.DateTimeField(_("last sign of life"), null=True, blank=True)
     #: Runs started (the first and each restart after a lost worker); also the token of the current run.
     attempts = models.PositiveSmallIntegerField(default=0)
-    #: The import options chosen at upload (``trf_io._job_options``), for a restart by the sweep.
+    #: The import options chosen at upload (``tournaments.trf.jobs._job_options``), for a restart by the sweep.
     options = models.JSONField(default=dict, blank=True)
 
     class Meta:

@@ -5,7 +5,7 @@
 ``XXA``/``250``, ``XXP``/``260``, ``BBx``/``162``, ``192``, ``240``) and prints the first round
 with games to make in the bbpPairings output format: the number of boards, then ``white black``
 per board by pairing id, ``X 0`` for the pairing-allocated bye.  With several files each block is
-preceded by ``# FILE``.  A line no reader interprets (:func:`tournaments.trf.fileformat.unread_lines`), an
+preceded by ``# FILE``.  A line no reader interprets (:func:`tournaments.trf.extensions.unread_lines`), an
 extension value that cannot be honoured or a ``092`` line declaring a round robin (paired by its
 Berger table: ``berger N``) is refused.  Errors: exit status 2 and one line on
 stderr, ``FILE: line N: reason`` when the reason is one line of the file.
@@ -18,7 +18,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..trf.fileformat import TrfError, read_trf
+from ..trf.model import TrfError
+from ..trf.reader import read_trf
 from .base import PairingError
 from .dutch import pair_dutch
 from .roundrobin import round_robin_rounds

@@ -13,7 +13,7 @@ everything :func:`~tournaments.pairing.dutch.pair_dutch` needs (``.pair()`` call
 
 Where this module and bbpPairings v6 differ (on purpose):
 
-* The round to pair is the first round with games to make (:func:`tournaments.trf.fileformat.played_rounds`
+* The round to pair is the first round with games to make (:func:`tournaments.trf.scoring.played_rounds`
   + 1): a pairing-allocated bye entered ahead (``0000 - U``) in that round is honoured (the
   player is not paired), where bbpPairings takes a ``U`` cell as "round paired" and pairs the
   next round.
@@ -28,7 +28,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ..trf.fileformat import TrfTournament, declared_type, played_rounds, unread_lines
+from ..trf.extensions import unread_lines
+from ..trf.model import TrfTournament
+from ..trf.scoring import declared_type, played_rounds
 from .acceleration import baku_accelerations
 from .base import Pairing, PairingError, PairingPlayer, PointSystem, RoundRecord
 
@@ -145,7 +147,7 @@ def players_from_trf(t: TrfTournament, round_no: int | None = None
                      ) -> tuple[list[PairingPlayer], int, int]:
     """Players of ``t`` as they stand before round ``round_no``.
 
-    ``round_no`` defaults to the first round with games to make (:func:`tournaments.trf.fileformat.played_rounds`
+    ``round_no`` defaults to the first round with games to make (:func:`tournaments.trf.scoring.played_rounds`
     + 1).  Cells of the round being paired that are byes or absences entered ahead (``0000 - U``,
     ``H``, ``F``, ``Z``, ``-``, ...) and TRF-2026 ``240`` lines for that round make the player
     unavailable.  ``points`` is the score before the round under the file's point system
@@ -172,7 +174,7 @@ def pairing_input_from_trf(t: TrfTournament, round_no: int | None = None, *,
 
     ``round_no``: default the first round with games to make.  ``total_rounds`` overrides
     ``XXR``/``142`` (e.g. a command-line ``--rounds``).  With ``check_unread`` every line that
-    :func:`tournaments.trf.fileformat.unread_lines` lists is refused.
+    :func:`tournaments.trf.extensions.unread_lines` lists is refused.
 
     Honoured: ``XXR``/``142`` (rounds), ``XXC white1``/``black1`` and ``152`` (first colour,
     else inferred like bbpPairings v6), ``BBx``/``162`` (point system), ``XXA``/``250`` (virtual

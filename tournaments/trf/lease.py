@@ -104,13 +104,12 @@ class Heartbeat:
             self.thread.join(timeout=5)
 
 
-def trf_import_sweep(*, now: dt.datetime | None = None) -> dict[str, list[int]]:
+def trf_import_sweep(*, task, now: dt.datetime | None = None) -> dict[str, list[int]]:
     """Every minute (Celery beat, ``tournaments.sweep_stuck_trf_imports``): re-queue the running imports
     whose heartbeat is older than the lease (their task claims and restarts them, or fails them after
     ``TRF_IMPORT_MAX_ATTEMPTS`` runs), and fail the ones still queued after ``TRF_IMPORT_STUCK_MINUTES``
-    (a lost message). Returns ``{"requeued": [ids], "failed": [ids]}``."""
-    from tournaments.tasks import import_trf_task
-
+    (a lost message). Returns ``{"requeued": [ids], "failed": [ids]}``. ``task`` is the import's Celery
+    task (:func:`tournaments.tasks.import_trf_task`, given by the task module, which imports this one)."""
     now = now or timezone.now()
     stale = now - dt.timedelta(seconds=lease_seconds())
     running = TrfImport.objects.filter(status=TrfImport.Status.RUNNING)
@@ -125,7 +124,7 @@ def trf_import_sweep(*, now: dt.datetime | None = None) -> dict[str, list[int]]:
     )
     for pk, lang in orphans:
         logger.warning("TRF import %s: no heartbeat for %d s, re-queued", pk, lease_seconds())
-        import_trf_task.delay(pk, lang or None, _stored_options(pk))
+        task.delay(pk, lang or None, _stored_options(pk))
     return {"requeued": [pk for pk, _lang in orphans], "failed": lost}
 
 

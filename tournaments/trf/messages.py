@@ -1,9 +1,9 @@
-"""The TRF reader's messages (:mod:`tournaments.trf.fileformat`, pure Python, English) in the user's language.
+"""The TRF reader's messages (pure Python, English: :mod:`tournaments.trf.reader`) in the user's language.
 
-``str(err)`` of a :class:`tournaments.trf.fileformat.TrfError` stays English (``"line 17: <reason>"``, for logs);
+``str(err)`` of a :class:`tournaments.trf.model.TrfError` stays English (``"line 17: <reason>"``, for logs);
 :func:`trf_error_message` says the same in the active language (``"satır 17: ..."``).  The reader's
 other texts — the warnings of :attr:`TrfTournament.warnings`, the reasons of
-:func:`tournaments.trf.fileformat.unread_lines`, :class:`tournaments.trf.fileformat.Inference` notes — are translated by
+:func:`tournaments.trf.extensions.unread_lines`, :class:`tournaments.trf.model.Inference` notes — are translated by
 :func:`trf_text`, :func:`unread_line_message` and :func:`inference_message`.  In English every one of
 them equals the reader's own text.
 """
@@ -12,13 +12,13 @@ from __future__ import annotations
 from django.utils.translation import gettext
 
 from federation.message_text import translated
-from tournaments.trf.fileformat import Inference, TrfError
+from tournaments.trf.model import Inference, TrfError
 
 __all__ = ["inference_message", "trf_error_message", "trf_text", "unread_line_message"]
 
 
 def trf_text(message: object) -> str:
-    """A message of the reader (a :class:`tournaments.trf.fileformat.TrfMessage`: a warning, a reason, a
+    """A message of the reader (a :class:`tournaments.trf.model.TrfMessage`: a warning, a reason, a
     ``TrfError.reason``) in the active language; any other text unchanged."""
     return translated(message)
 
@@ -40,7 +40,7 @@ def trf_error_message(exc: TrfError, *, column: bool = False) -> str:
 
 
 def unread_line_message(line: int, reason: object) -> str:
-    """An entry ``(line, reason)`` of :func:`tournaments.trf.fileformat.unread_lines` as ``"satır 17: ..."``."""
+    """An entry ``(line, reason)`` of :func:`tournaments.trf.extensions.unread_lines` as ``"satır 17: ..."``."""
     return gettext("line %(line)s: %(reason)s") % {"line": line, "reason": trf_text(reason)}
 
 

@@ -36,7 +36,7 @@ from tournaments.services import SetInput
 
 pytestmark = pytest.mark.django_db
 
-TRF_DIR = Path(__file__).parent.parent / "trf_files" / "interop"
+TRF_DIR = Path(__file__).parent.parent / "trf" / "trf_files" / "interop"
 
 
 @pytest.fixture(autouse=True)
@@ -149,7 +149,7 @@ def build_eventful_swiss(org) -> Tournament:
 
 
 def build_trf_event() -> Tournament:
-    from tournaments.trf.exchange import tournament_import_trf
+    from tournaments.trf.services import tournament_import_trf
 
     return tournament_import_trf(data=(TRF_DIR / "p17_acceleration_xxa.trf").read_bytes(), source="p17.trf",
                                  system="swiss").tournament
@@ -614,7 +614,7 @@ from tests.shared_data import shared_glob  # noqa: E402
 
 @pytest.mark.parametrize("path", shared_glob("data/trf/*.trf"), ids=lambda p: p.name)
 def test_real_tournaments_are_sound_and_survive_a_round_trip(path):
-    from tournaments.trf.exchange import tournament_import_trf
+    from tournaments.trf.services import tournament_import_trf
 
     t = tournament_import_trf(data=path.read_bytes(), source=path.name).tournament
     assert check_tournament(t) == []

@@ -13,7 +13,7 @@ import pytest
 from tests.shared_data import shared_path
 from tournaments.pairing import PairingError
 from tournaments.pairing.trf_input import pairing_input_from_trf
-from tournaments.trf.fileformat import parse_trf, read_trf
+from tournaments.trf.reader import parse_trf, read_trf
 
 HERE = Path(__file__).parent
 REPO = HERE.parents[2]

@@ -18,7 +18,8 @@ import pytest
 
 from tournaments.pairing import pair_dutch
 from tournaments.pairing.trf_input import pairing_input_from_trf
-from tournaments.trf.fileformat import dump_trf, parse_trf
+from tournaments.trf.reader import parse_trf
+from tournaments.trf.writer import dump_trf
 
 HERE = Path(__file__).parent / "cases_realistic"
 REPO = Path(__file__).resolve().parents[3]

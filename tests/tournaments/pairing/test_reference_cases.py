@@ -19,7 +19,7 @@ import pytest
 from tests.shared_data import shared_glob
 from tournaments.pairing import PairingError, pair_dutch
 from tournaments.pairing.trf_input import first_colour_from_trf, players_from_trf
-from tournaments.trf.fileformat import parse_trf
+from tournaments.trf.reader import parse_trf
 
 LOCAL = Path(__file__).parent / "cases"
 

@@ -17,7 +17,7 @@ from tournaments.pairing.trf_input import (
     pairing_input_from_trf,
     players_from_trf,
 )
-from tournaments.trf.fileformat import parse_trf
+from tournaments.trf.reader import parse_trf
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -293,7 +293,7 @@ def test_cli_pairs_with_the_extensions(tmp_path):
 
 def test_tournament_built_in_code():
     """Extension fields set in code (no lines) are honoured the same way."""
-    from tournaments.trf.fileformat import TrfForbidden, TrfTournament
+    from tournaments.trf.model import TrfForbidden, TrfTournament
 
     t = parse_trf(trf(*[line(i, 0.0, []) for i in range(1, 5)], "XXR 5"))
     t2 = TrfTournament(players=t.players, total_rounds=5, pairing_system="FIDE_DUTCH_2025_BAKU",

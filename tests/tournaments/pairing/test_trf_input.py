@@ -5,7 +5,7 @@ import pytest
 
 from tournaments.pairing import PairingError, RoundRecord
 from tournaments.pairing.trf_input import first_colour_from_trf, players_from_trf
-from tournaments.trf.fileformat import parse_trf
+from tournaments.trf.reader import parse_trf
 
 
 def line(no: int, points: float, cells: list[str], rating: int = 2000) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand
 
 from tournaments.management.common import tournament_by_slug, write_output
-from tournaments.trf.exchange import tournament_export_trf
+from tournaments.trf.selectors import tournament_export_trf
 
 
 class Command(BaseCommand):

@@ -24,7 +24,8 @@ from django.utils.translation import gettext as _
 
 from federation.errors import ApplicationError
 from tournaments.models import Tournament
-from tournaments.trf.exchange import PlayerConflicts, tournament_import_trf
+from tournaments.trf.players import PlayerConflicts
+from tournaments.trf.services import tournament_import_trf
 
 
 def _player_choice(text: str) -> tuple[int, str | None]:

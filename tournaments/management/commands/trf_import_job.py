@@ -2,7 +2,7 @@
 import on the imports queue, as the web sends it (for operators and the chaos harness).
 
 ``enqueue`` stores the file as a :class:`tournaments.models.TrfImport` and sends ``tournaments.import_trf``
-(``trf_io.trf_import_queue``; with Celery eager it has run when the command ends) and prints
+(``tournaments.trf.jobs.trf_import_queue``; with Celery eager it has run when the command ends) and prints
 ``{"job": id, "status": ...}`` as JSON. ``status`` prints ``{"job", "status", "progress", "attempts",
 "heartbeat_at", "error", "slug"}`` as JSON: a job whose worker died is restarted once its heartbeat is
 ``TRF_IMPORT_LEASE_SECONDS`` old (``tournaments.trf.lease``), so it ends ``done`` or ``failed`` with a
@@ -20,7 +20,8 @@ from django.utils.translation import gettext as _
 
 from federation.errors import ApplicationError
 from tournaments.models import Tournament, TrfImport
-from tournaments.trf.exchange import trf_import_queue
+from tournaments.tasks import import_trf_task
+from tournaments.trf.jobs import trf_import_queue
 
 
 def job_status(row: TrfImport) -> dict:
@@ -59,8 +60,8 @@ class Command(BaseCommand):
         if user is None:
             raise CommandError(_("No such user: %(name)s") % {"name": options["user"]}, returncode=2)
         try:
-            row = trf_import_queue(data=p.read_bytes(), source=p.name, user=user, name=options.get("name"),
-                                   system=options.get("system"))
+            row = trf_import_queue(data=p.read_bytes(), task=import_trf_task, source=p.name, user=user,
+                                   name=options.get("name"), system=options.get("system"))
         except ApplicationError as exc:
             raise CommandError(exc.message, returncode=2) from exc
         self.stdout.write(json.dumps({"job": row.id, "status": row.status}))

@@ -1,5 +1,6 @@
-"""A TRF import job survives its worker (issue 23, item 5: ``tournaments.trf.lease``, ``trf_io.trf_import_run``,
-the ``tournaments.import_trf`` and ``tournaments.sweep_stuck_trf_imports`` tasks).
+"""A TRF import job survives its worker (issue 23, item 5: ``tournaments.trf.lease``,
+``tournaments.trf.jobs.trf_import_run``, the ``tournaments.import_trf`` and ``tournaments.sweep_stuck_trf_imports``
+tasks).
 
 A dead worker is simulated by the row it leaves behind: ``running``, attempt 1, its heartbeat older than
 ``TRF_IMPORT_LEASE_SECONDS`` and nothing imported (the import is one transaction). The message comes
@@ -20,7 +21,7 @@ from tournaments.trf.lease import trf_import_claim
 
 pytestmark = pytest.mark.django_db
 
-SAMPLE = Path(__file__).resolve().parents[2] / "tournaments" / "sample_data" / "trf" / "autumn_congress_2018_major.trf"
+SAMPLE = Path(__file__).resolve().parents[3] / "tournaments" / "sample_data" / "trf" / "autumn_congress_2018_major.trf"
 
 
 def _left_by_a_dead_worker(*, seconds_ago: float, attempts: int = 1) -> TrfImport:
@@ -140,9 +141,9 @@ def test_the_lease_and_the_sweep_period_are_read_from_the_environment():
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "federation.settings.test", "TRF_IMPORT_LEASE_SECONDS": "7",
            "TRF_IMPORT_SWEEP_SECONDS": "5"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60,
-                         cwd=Path(__file__).resolve().parents[2], check=True).stdout
+                         cwd=Path(__file__).resolve().parents[3], check=True).stdout
     assert json.loads(out.strip().splitlines()[-1]) == [7, 5.0]
     env.pop("TRF_IMPORT_LEASE_SECONDS"), env.pop("TRF_IMPORT_SWEEP_SECONDS")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60,
-                         cwd=Path(__file__).resolve().parents[2], check=True).stdout
+                         cwd=Path(__file__).resolve().parents[3], check=True).stdout
     assert json.loads(out.strip().splitlines()[-1]) == [60, 60.0]

@@ -15,7 +15,7 @@ from django.db import connection, connections
 
 from federation.models import Player
 from tournaments.models import Entry, Tournament
-from tournaments.trf.exchange import tournament_import_trf
+from tournaments.trf.services import tournament_import_trf
 
 INTEROP = Path(__file__).resolve().parent / "trf_files" / "interop"
 

@@ -1,6 +1,7 @@
 """The TRF reader's messages in the user's language (issue 10): tournaments.trf.messages.
 
-``tournaments.trf.fileformat`` is pure Python and English: ``str(err)`` stays ``"line 17: <reason>"`` for logs.
+The TRF reader (``tournaments.trf.reader`` and the other pure modules) is pure Python and English: ``str(err)``
+stays ``"line 17: <reason>"`` for logs.
 Each message keeps its template (marked with ``gettext_noop``) and params, and
 :func:`tournaments.trf.messages.trf_error_message` renders it with the active catalogue, naming the
 line (and, on request, the column).
@@ -17,18 +18,12 @@ from django.utils.translation import gettext
 
 import federation.message_text
 import tournaments.trf.messages
-from tournaments.trf import fileformat as trf
-from tournaments.trf.fileformat import (
-    TrfError,
-    TrfMessage,
-    TrfPlayer,
-    TrfResult,
-    TrfTournament,
-    dump_trf,
-    infer_blank_codes,
-    parse_trf,
-    unread_lines,
-)
+from tournaments.trf import extensions, model, reader, scoring, writer
+from tournaments.trf.extensions import unread_lines
+from tournaments.trf.model import TrfError, TrfMessage, TrfPlayer, TrfResult, TrfTournament
+from tournaments.trf.reader import parse_trf
+from tournaments.trf.scoring import infer_blank_codes
+from tournaments.trf.writer import dump_trf
 from tournaments.trf.messages import inference_message, trf_error_message, trf_text, unread_line_message
 
 BASE = [
@@ -51,7 +46,8 @@ def marked_templates(path: Path) -> set[str]:
     return out
 
 
-TRF_TEMPLATES = marked_templates(Path(trf.__file__))
+TRF_TEMPLATES = set().union(*(marked_templates(Path(module.__file__))
+                               for module in (model, reader, extensions, scoring, writer)))
 
 
 def _put(line: str, col: int, text: str) -> str:

@@ -16,14 +16,17 @@ from rest_framework.test import APIClient
 from federation.errors import ValidationFailed
 from federation.models import Player
 from tests.factories import organiser
-from tournaments.trf import fileformat as trfmod
-from tournaments.trf import exchange as trf_io
+from tournaments.trf.model import _CONTROL, TrfError, TrfPlayer, TrfResult, TrfTournament
+from tournaments.trf.reader import parse_trf
+from tournaments.trf.writer import dump_trf
+from tournaments.trf import services as trf_services
 from tournaments.models import Entry, Tournament
-from tournaments.trf.exchange import tournament_export_trf, tournament_import_trf
+from tournaments.trf.selectors import tournament_export_trf
+from tournaments.trf.services import tournament_import_trf
 
 pytestmark = pytest.mark.django_db
 
-SAMPLE_DIR = Path(__file__).resolve().parents[2] / "tournaments" / "sample_data" / "trf"
+SAMPLE_DIR = Path(__file__).resolve().parents[3] / "tournaments" / "sample_data" / "trf"
 AUTUMN = (SAMPLE_DIR / "autumn_congress_2018_major.trf").read_text(encoding="utf-8").rstrip("\n") + "\nXXR 6\n"
 
 
@@ -182,14 +185,14 @@ def test_a_c1_control_character_of_a_latin1_file_is_refused_naming_the_line():
 def test_a_player_name_longer_than_the_name_fields_is_refused_naming_the_line(monkeypatch):
     """A 001 line holds 33 characters of name; a reader of a wider layout must still not store more than
     ``Player.last_name``/``first_name`` (60 each) hold: refused with the line."""
-    real_parse = trfmod.parse_trf
+    real_parse = parse_trf
 
     def wide_parse(data, *, source="<trf>"):
         t = real_parse(data, source=source)
         t.players[2].name = "Ö" * 61 + ", Ali"
         return t
 
-    monkeypatch.setattr(trf_io.trfmod, "parse_trf", wide_parse)
+    monkeypatch.setattr(trf_services, "parse_trf", wide_parse)
     with pytest.raises(ValidationFailed) as err:
         tournament_import_trf(data=AUTUMN, source="wide.trf")
     assert "line 17, column 15: player 3: the name" in err.value.message and err.value.field == "file"
@@ -217,8 +220,8 @@ def test_an_unknown_birth_date_0000_is_read_as_unknown():
 def test_more_than_9999_player_lines_are_refused():
     lines = [f"001 {n:>4} m    Oyuncu {n:<26} 1500 TUR {90000 + n:>11}             0.0" for n in range(1, 10000)]
     lines.append(lines[0])
-    with pytest.raises(trfmod.TrfError) as err:
-        trfmod.parse_trf("\n".join(lines))
+    with pytest.raises(TrfError) as err:
+        parse_trf("\n".join(lines))
     assert err.value.line == 10000 and "more than 9999 player lines" in str(err.value)
 
 
@@ -245,7 +248,7 @@ def _imported_with_a_broken_name() -> Tournament:
 def test_export_of_a_player_saved_with_a_line_break_writes_spaces():
     t = _imported_with_a_broken_name()
     text = tournament_export_trf(tournament=t)
-    again = trfmod.parse_trf(text)
+    again = parse_trf(text)
     assert again.player(1).name == "Öz türk , Ali Veli"
     assert again.name == "Sonbahar  001 sahte satır" and again.city == "Ankara"
     assert len(again.players) == 23 and sum(1 for line in text.splitlines() if line.startswith("001")) == 23
@@ -264,17 +267,17 @@ def test_the_export_view_serves_a_tournament_with_a_broken_name():
 def test_export_renumbers_starting_numbers_beyond_four_columns():
     t = tournament_import_trf(data=AUTUMN, source="autumn.trf").tournament
     Entry.objects.filter(tournament=t, start_no=23).update(start_no=12345)
-    again = trfmod.parse_trf(tournament_export_trf(tournament=t))
+    again = parse_trf(tournament_export_trf(tournament=t))
     assert sorted(p.start_no for p in again.players) == list(range(1, 24))
 
 
 def test_lenient_dump_never_raises_on_odd_values():
-    p = trfmod.TrfPlayer(start_no=1, name="Ali\nVeli\x00" + "x" * 40, rating=20000, points=120.0, rank=123456,
-                         results=[trfmod.TrfResult(1, None, None, "F"), trfmod.TrfResult(1, None, None, "Z")])
-    t = trfmod.TrfTournament(name="A\nB", deputy_arbiters=["C\rD"], round_dates=["x\ty"], players=[p],
-                             xxc=["rank\x00"], extra_lines=["### not\x07e"])
-    text = trfmod.dump_trf(t, truncate=True)
-    assert all(not trfmod._CONTROL.search(line) for line in text.splitlines())
-    again = trfmod.parse_trf(text)
+    p = TrfPlayer(start_no=1, name="Ali\nVeli\x00" + "x" * 40, rating=20000, points=120.0, rank=123456,
+                  results=[TrfResult(1, None, None, "F"), TrfResult(1, None, None, "Z")])
+    t = TrfTournament(name="A\nB", deputy_arbiters=["C\rD"], round_dates=["x\ty"], players=[p],
+                      xxc=["rank\x00"], extra_lines=["### not\x07e"])
+    text = dump_trf(t, truncate=True)
+    assert all(not _CONTROL.search(line) for line in text.splitlines())
+    again = parse_trf(text)
     assert (again.player(1).name, again.player(1).rating, again.player(1).points) == (
         "Ali Veli " + "x" * 24, 9999, 99.5)

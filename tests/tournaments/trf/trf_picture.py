@@ -1,4 +1,4 @@
-"""What a TRF file can carry of a tournament, as comparable values (tests of ``tournaments.trf.exchange``).
+"""What a TRF file can carry of a tournament, as comparable values (tests of ``tournaments.trf.services`` and ``selectors``).
 
 Two tournaments with the same picture are the same event as far as TRF goes: settings, players, every
 closed round's boards (colours, results, forfeits, rated or not; board numbers aside), byes and their

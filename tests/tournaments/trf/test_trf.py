@@ -1,4 +1,5 @@
-"""Tests for tournaments.trf.fileformat (TRF-16 reader/writer, FIDE C.04 Annex 2)."""
+"""Tests for the TRF-16 reader/writer (tournaments.trf.model, reader, extensions, scoring, writer; FIDE C.04
+Annex 2)."""
 from __future__ import annotations
 
 import re
@@ -9,22 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.shared_data import shared_glob
-from tournaments.trf.fileformat import (
-    Inference,
-    TrfError,
-    TrfPlayer,
-    TrfResult,
-    TrfTournament,
-    code_points,
-    computed_points,
-    dump_trf,
-    infer_blank_codes,
-    parse_trf,
-    played_rounds,
-    read_trf,
-)
+from tournaments.trf.model import Inference, TrfError, TrfPlayer, TrfResult, TrfTournament
+from tournaments.trf.reader import parse_trf, read_trf
+from tournaments.trf.scoring import code_points, computed_points, infer_blank_codes, played_rounds
+from tournaments.trf.writer import dump_trf
 
-SAMPLE_DIR = Path(__file__).resolve().parents[2] / "tournaments" / "sample_data" / "trf"
+SAMPLE_DIR = Path(__file__).resolve().parents[3] / "tournaments" / "sample_data" / "trf"
 SAMPLE_FILES = sorted(SAMPLE_DIR.glob("*.trf"))
 SHARED_TRF_FILES = shared_glob("data/trf/*.trf")
 ALL_TRF_FILES = SHARED_TRF_FILES + SAMPLE_FILES

@@ -27,19 +27,21 @@ from federation.errors import ValidationFailed
 from federation.models import Club, Player
 from tests.factories import organiser
 from tests.shared_data import shared_glob
-from tests.tournaments.trf_picture import picture
+from tests.tournaments.trf.trf_picture import picture
 from tournaments import services
-from tournaments.trf import exchange as trf_io
+from tournaments.trf import players as trf_players
 from tournaments.models import Absence, CoinToss, Entry, ForbiddenPair, Match, Round, Tournament
 from tournaments.selectors import tournament_standings
-from tournaments.trf.exchange import declared_system, parse_round_date, tournament_export_trf, tournament_import_trf
+from tournaments.trf.mapping import declared_system, parse_round_date
+from tournaments.trf.selectors import tournament_export_trf
+from tournaments.trf.services import tournament_import_trf
 
 pytestmark = pytest.mark.django_db
 
 HERE = Path(__file__).resolve().parent
 INTEROP = HERE / "trf_files" / "interop"
-SAMPLES = Path(__file__).resolve().parents[2] / "tournaments" / "sample_data" / "trf"
-EXTENSION_CASES = HERE / "pairing" / "cases_extensions"
+SAMPLES = Path(__file__).resolve().parents[3] / "tournaments" / "sample_data" / "trf"
+EXTENSION_CASES = HERE.parent / "pairing" / "cases_extensions"
 
 
 def _read(name: str) -> bytes:
@@ -174,10 +176,10 @@ def test_the_page_asks_for_the_system_and_keeps_the_file():
 def test_generated_ids_never_collide_even_when_one_is_taken_meanwhile(monkeypatch):
     """An id registered by someone else between the check and the insert: the insert fails in its
     savepoint and the next id is taken (no IntegrityError escapes)."""
-    monkeypatch.setattr(trf_io, "_generated_ids", lambda tournament_id, start_no: iter(
+    monkeypatch.setattr(trf_players, "_generated_ids", lambda tournament_id, start_no: iter(
         [f"SAME-{start_no}", f"SAME-{start_no}-2"]))
     Player.objects.create(federation_id="SAME-1", last_name="Başka", first_name="Biri")
-    monkeypatch.setattr(trf_io, "_id_free", lambda fed_id: True)  # the check misses an id inserted meanwhile
+    monkeypatch.setattr(trf_players, "_id_free", lambda fed_id: True)  # the check misses an id inserted meanwhile
     report = _import(_read("p10_section_girls.trf"), system="swiss")
     assert [c.federation_id for c in report.players] == ["SAME-1-2", "SAME-2"]
 

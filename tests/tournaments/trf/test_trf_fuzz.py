@@ -28,7 +28,7 @@ from tournaments.models import Entry, Match, Tournament, TrfImport
 
 pytestmark = pytest.mark.django_db
 
-SAMPLE_DIR = Path(__file__).resolve().parents[2] / "tournaments" / "sample_data" / "trf"
+SAMPLE_DIR = Path(__file__).resolve().parents[3] / "tournaments" / "sample_data" / "trf"
 SAMPLES = {p.name: p.read_text(encoding="utf-8") for p in sorted(SAMPLE_DIR.glob("*.trf"))}
 CI_SEED = 20261130
 CASES = int(os.environ.get("TRF_FUZZ_CASES", "520"))

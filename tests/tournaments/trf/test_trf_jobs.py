@@ -17,12 +17,13 @@ from rest_framework.test import APIClient
 
 from federation.models import Player
 from tests.factories import organiser
-from tournaments.trf import exchange as trf_io
+from tournaments.trf import jobs as trf_jobs
+from tournaments.trf.services import tournament_import_trf
 from tournaments.models import Entry, Tournament, TrfImport
 
 pytestmark = pytest.mark.django_db
 
-SAMPLE = Path(__file__).resolve().parents[2] / "tournaments" / "sample_data" / "trf" / "autumn_congress_2018_major.trf"
+SAMPLE = Path(__file__).resolve().parents[3] / "tournaments" / "sample_data" / "trf" / "autumn_congress_2018_major.trf"
 
 
 def _api(user) -> APIClient:
@@ -61,7 +62,7 @@ def org():
 def test_the_setting_is_2_mb_by_default(settings):
     from django.conf import global_settings
 
-    assert settings.TRF_MAX_UPLOAD_BYTES == 2 * 1024 * 1024 == trf_io.max_upload_bytes()
+    assert settings.TRF_MAX_UPLOAD_BYTES == 2 * 1024 * 1024 == trf_jobs.max_upload_bytes()
     assert settings.DATA_UPLOAD_MAX_MEMORY_SIZE == global_settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     assert settings.FILE_UPLOAD_MAX_MEMORY_SIZE == global_settings.FILE_UPLOAD_MAX_MEMORY_SIZE
 
@@ -94,17 +95,18 @@ def test_the_api_and_the_page_share_the_setting(org, client, settings):
 
 
 def test_size_is_counted_on_the_raw_lines():
-    from tournaments.trf.fileformat import parse_trf
+    from tournaments.trf.reader import parse_trf
 
     t = parse_trf(SAMPLE.read_bytes())
-    assert trf_io.trf_size(SAMPLE.read_bytes()) == (len(t.players), sum(len(p.results) for p in t.players)) == (23, 138)
-    assert trf_io.trf_size(_many_players(2001)) == (2001, 0)
-    assert not trf_io.needs_job(SAMPLE.read_bytes())
-    assert not trf_io.needs_job(_many_players(250))
-    assert trf_io.needs_job(_many_players(251)) and trf_io.needs_job(_many_players(2001))
+    assert (trf_jobs.trf_size(SAMPLE.read_bytes()) == (len(t.players), sum(len(p.results) for p in t.players))
+            == (23, 138))
+    assert trf_jobs.trf_size(_many_players(2001)) == (2001, 0)
+    assert not trf_jobs.needs_job(SAMPLE.read_bytes())
+    assert not trf_jobs.needs_job(_many_players(250))
+    assert trf_jobs.needs_job(_many_players(251)) and trf_jobs.needs_job(_many_players(2001))
     cells = "\n".join("001 " + f"{k:>4}".ljust(87) + "  0000 - Z" * 99 for k in range(1, 27)).encode()
-    assert trf_io.trf_size(cells)[1] == 26 * 99 > 2_500 and trf_io.needs_job(cells)
-    assert not trf_io.needs_job(b"\n".join(cells.splitlines()[:25]))  # 2,475 cells, 25 players
+    assert trf_jobs.trf_size(cells)[1] == 26 * 99 > 2_500 and trf_jobs.needs_job(cells)
+    assert not trf_jobs.needs_job(b"\n".join(cells.splitlines()[:25]))  # 2,475 cells, 25 players
 
 
 def test_a_small_file_is_imported_at_once_with_201(org):
@@ -191,15 +193,15 @@ def test_the_broker_being_down_gives_503_and_a_failed_job(org, settings, monkeyp
 
 def test_a_task_delivered_twice_imports_once(org):
     row = TrfImport.objects.create(created_by=org, data=SAMPLE.read_bytes(), source="autumn.trf")
-    first = trf_io.trf_import_run(import_id=row.id)
-    again = trf_io.trf_import_run(import_id=row.id)
+    first = trf_jobs.trf_import_run(import_id=row.id)
+    again = trf_jobs.trf_import_run(import_id=row.id)
     assert first.status == again.status == "done" and Tournament.objects.count() == 1
 
 
 def test_the_import_reports_its_progress_by_entries_and_rounds():
     calls = []
-    trf_io.tournament_import_trf(data=SAMPLE.read_bytes(), source="autumn.trf",
-                                 progress=lambda done, total: calls.append((done, total)))
+    tournament_import_trf(data=SAMPLE.read_bytes(), source="autumn.trf",
+                          progress=lambda done, total: calls.append((done, total)))
     assert calls == [(23 * k, 23 * 7) for k in range(0, 8)]  # 23 players, entries then 6 rounds
 
 
@@ -231,7 +233,7 @@ def test_the_progress_page_reloads_while_the_job_runs_and_is_private(org, client
 
 def test_the_sweep_fails_imports_whose_message_was_lost():
     """Queued for longer than TRF_IMPORT_STUCK_MINUTES: failed. (A running import whose worker died is
-    restarted: tests/tournaments/test_trf_import_resume.py.)"""
+    restarted: tests/tournaments/trf/test_trf_import_resume.py.)"""
     import datetime as dt
 
     from django.utils import timezone, translation
@@ -272,7 +274,7 @@ def test_a_mid_size_file_goes_to_the_queue_by_default_and_lands_by_the_job(org, 
     """Issue 23 item 4: a 300-player, 2,700-cell file (a second or more of work) is not imported within the
     request: the API answers 202 with the job, the page redirects to the job's page; the job imports it."""
     data = _swiss(300, 9)
-    assert trf_io.trf_size(data) == (300, 2700) and trf_io.needs_job(data)
+    assert trf_jobs.trf_size(data) == (300, 2700) and trf_jobs.needs_job(data)
     r = _api(org).post("/api/tournaments/import-trf/", {"file": _upload(data)}, format="multipart")
     assert r.status_code == 202
     row = TrfImport.objects.get()

@@ -6,11 +6,11 @@ codes), closed rounds with every kind of result (rated and unrated games, forfei
 half/full/zero-point byes and the pairing-allocated bye worth 0, ½ or 1), withdrawals, round dates,
 forbidden pairs over ranges of rounds, virtual points (manual acceleration) or Baku acceleration, byes
 entered ahead for rounds not played yet, Swiss and (double) round robin, round 1's colour. What TRF
-carries is compared with :func:`tests.tournaments.trf_picture.picture`.
+carries is compared with :func:`tests.tournaments.trf.trf_picture.picture`.
 
-Limits (by design, see ``tournaments.trf.exchange``): a withdrawal after the last closed round is not
+Limits (by design, see ``tournaments.trf.services``): a withdrawal after the last closed round is not
 visible in a file (the line has every round); a last round of byes only (no game) reads back as byes
-entered ahead for that round (:func:`tournaments.trf.fileformat.played_rounds`: a round is played when it has a
+entered ahead for that round (:func:`tournaments.trf.scoring.played_rounds`: a round is played when it has a
 game), so every generated round has one; the rank column is our rank, or the ranks of the file the event
 was imported from (``Entry.official_rank``: they must survive a round trip), and the re-import keeps it as
 ``official_rank``; a non-FIDE federation id is not written (the re-import finds the known player by name,
@@ -30,12 +30,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from federation.models import Player
-from tests.tournaments.trf_picture import picture
-from tournaments.trf import fileformat as trfmod
+from tests.tournaments.trf.trf_picture import picture
+from tournaments.trf.reader import parse_trf
 from tournaments.models import Absence, CoinToss, Entry, ForbiddenPair, Match, Round, Tournament
 from tournaments.pairing.roundrobin import berger_round
 from tournaments.selectors import tournament_standings
-from tournaments.trf.exchange import tournament_export_trf, tournament_import_trf
+from tournaments.trf.selectors import tournament_export_trf
+from tournaments.trf.services import tournament_import_trf
 
 pytestmark = pytest.mark.django_db
 
@@ -247,7 +248,7 @@ def test_the_files_ranks_survive_a_round_trip():
     first = tournament_import_trf(data=text.encode(), source="ranks.trf").tournament
     assert {e.start_no: e.official_rank for e in first.entries.all()} == {1: 3, 2: 4, 3: 1, 4: 2}
     exported = tournament_export_trf(tournament=first)
-    assert {p.start_no: p.rank for p in trfmod.parse_trf(exported).players} == {1: 3, 2: 4, 3: 1, 4: 2}
+    assert {p.start_no: p.rank for p in parse_trf(exported).players} == {1: 3, 2: 4, 3: 1, 4: 2}
     again = tournament_import_trf(data=exported.encode(), source="again.trf").tournament
     assert {e.start_no: e.official_rank for e in again.entries.all()} == {1: 3, 2: 4, 3: 1, 4: 2}
     assert tournament_export_trf(tournament=again).splitlines()[1:] == exported.splitlines()[1:]

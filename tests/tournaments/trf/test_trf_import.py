@@ -1,5 +1,5 @@
-"""TRF import/export in the product (``tournaments.trf.exchange``) and the ``import_trf``, ``export_trf``,
-``standings`` and ``export_crosstable`` commands, on the real tournament files."""
+"""TRF import/export in the product (``tournaments.trf.services`` and ``selectors``) and the ``import_trf``,
+``export_trf``, ``standings`` and ``export_crosstable`` commands, on the real tournament files."""
 from __future__ import annotations
 
 import io
@@ -13,14 +13,15 @@ from django.utils import translation
 
 from federation.errors import ValidationFailed
 from tests.shared_data import shared_glob
-from tournaments.trf import fileformat as trfmod
+from tournaments.trf.reader import parse_trf
 from tournaments.models import Match, Round, Tournament
 from tournaments.selectors import tournament_standings
-from tournaments.trf.exchange import tournament_export_trf, tournament_import_trf
+from tournaments.trf.selectors import tournament_export_trf
+from tournaments.trf.services import tournament_import_trf
 
 pytestmark = pytest.mark.django_db
 
-SAMPLE_DIR = Path(__file__).resolve().parents[2] / "tournaments" / "sample_data" / "trf"
+SAMPLE_DIR = Path(__file__).resolve().parents[3] / "tournaments" / "sample_data" / "trf"
 SAMPLES = sorted(SAMPLE_DIR.glob("*.trf"))
 FILES = SAMPLES + shared_glob("data/trf/*.trf")
 
@@ -35,7 +36,7 @@ def test_the_three_sample_files_are_shipped():
 def test_computed_points_equal_the_points_column(path):
     """For every player, the product's standings points equal the file's published points column."""
     report = tournament_import_trf(data=path.read_bytes(), source=path.name)
-    published = {p.start_no: p.points for p in trfmod.parse_trf(path.read_bytes()).players}
+    published = {p.start_no: p.points for p in parse_trf(path.read_bytes()).players}
     st = tournament_standings(tournament=report.tournament)
     computed = {line.start_no: line.points for line in st.lines}
     assert computed == published

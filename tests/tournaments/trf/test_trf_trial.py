@@ -25,13 +25,16 @@ from federation.models import Club, Player
 from tests.factories import PlayerFactory, organiser
 from tournaments import services
 from tournaments.history import selectors as history
-from tournaments.trf import fileformat as trfmod
+from tournaments.trf.model import TrfError
+from tournaments.trf.reader import parse_trf
 from tournaments.models import Entry, Match, Tournament
-from tournaments.trf.exchange import PlayerConflicts, tournament_export_trf, tournament_import_trf
+from tournaments.trf.players import PlayerConflicts
+from tournaments.trf.selectors import tournament_export_trf
+from tournaments.trf.services import tournament_import_trf
 
 pytestmark = pytest.mark.django_db
 
-SAMPLES = Path(__file__).resolve().parents[2] / "tournaments" / "sample_data" / "trf"
+SAMPLES = Path(__file__).resolve().parents[3] / "tournaments" / "sample_data" / "trf"
 
 
 def _player(no: int, name: str, points: str, cells: str = "", *, sex: str = " ", fed: str = "   ", fide: str = "",
@@ -236,7 +239,7 @@ def test_the_files_ranks_survive_export_and_import():
     theirs = {e.start_no: e.official_rank for e in t.entries.all()}
     assert ours != theirs
     text = tournament_export_trf(tournament=t)
-    written = {p.start_no: p.rank for p in trfmod.parse_trf(text).players}
+    written = {p.start_no: p.rank for p in parse_trf(text).players}
     assert written == theirs
     again = _import(text).tournament
     assert {e.start_no: e.official_rank for e in again.entries.all()} == theirs
@@ -246,8 +249,8 @@ def test_after_a_round_paired_here_the_rank_column_is_ours():
     org = organiser(username="trial-ranks")
     text = _file(*[_player(i, f"Oyuncu, {chr(64 + i)}", "0.0", rank=str(5 - i)) for i in range(1, 5)], "XXR 3")
     t = _import(text, user=org).tournament
-    assert {p.rank for p in trfmod.parse_trf(tournament_export_trf(tournament=t)).players} == {1, 2, 3, 4}
-    assert [p.rank for p in trfmod.parse_trf(tournament_export_trf(tournament=t)).players] == [4, 3, 2, 1]
+    assert {p.rank for p in parse_trf(tournament_export_trf(tournament=t)).players} == {1, 2, 3, 4}
+    assert [p.rank for p in parse_trf(tournament_export_trf(tournament=t)).players] == [4, 3, 2, 1]
     rnd = services.round_pair(tournament=t, user=org, coin_seed="x")
     services.round_publish(round=rnd, user=org)
     for m in rnd.matches.filter(kind="game"):
@@ -256,7 +259,7 @@ def test_after_a_round_paired_here_the_rank_column_is_ours():
     from tournaments.selectors import tournament_standings
 
     ours = {line.start_no: line.rank for line in tournament_standings(tournament=t).lines}
-    assert {p.start_no: p.rank for p in trfmod.parse_trf(tournament_export_trf(tournament=t)).players} == ours
+    assert {p.start_no: p.rank for p in parse_trf(tournament_export_trf(tournament=t)).players} == ours
 
 
 # --------------------------------------------------------------------------------------------
@@ -584,17 +587,17 @@ def test_the_history_shows_labels_and_no_rated_for_a_bye():
     ("XXA    1  1.0x1.0", ["XXA: column 14 should be blank", "expected `XXA NNNN pp.p pp.p ...`"]),
 ])
 def test_extension_errors_show_the_layout(line, parts):
-    with pytest.raises(trfmod.TrfError) as err:
-        trfmod.parse_trf(GOOD + line + "\n")
+    with pytest.raises(TrfError) as err:
+        parse_trf(GOOD + line + "\n")
     assert err.value.line == 6
     for part in parts:
         assert part in str(err.value), str(err.value)
 
 
 def test_negative_points_and_files_without_player_lines_say_so():
-    with pytest.raises(trfmod.TrfError) as err:
-        trfmod.parse_trf(_file(_player(1, "Aksu, Eda", "-1.0"), _player(2, "Tan, Rana", "0.0")))
+    with pytest.raises(TrfError) as err:
+        parse_trf(_file(_player(1, "Aksu, Eda", "-1.0"), _player(2, "Tan, Rana", "0.0")))
     assert str(err.value) == "line 3: points '-1.0' is negative (a player's points are 0 or more)"
-    with pytest.raises(trfmod.TrfError) as err:
-        trfmod.parse_trf("hello\nworld\n\x01binary")
+    with pytest.raises(TrfError) as err:
+        parse_trf("hello\nworld\n\x01binary")
     assert "(lines read: 3); this does not look like a TRF file" in str(err.value)
