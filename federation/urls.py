@@ -24,7 +24,7 @@ urlpatterns = [
     path("", include("tournaments.events.urls")),  # multi-section events: /events/…, /api/events/…
     path("", include("tournaments.teams.urls")),  # team championships: /t/<slug>/teams/…, /api/tournaments/<slug>/teams/
     path("", include("federation.urls_members")),
-    path("games/", include("games.urls")),
+    path("games/", include("tournaments.records.urls")),
     path("ratings/", include("ratings.urls")),
     path("api/ratings/", include("ratings.urls_api")),
     path("api/", include("federation.urls_api")),

@@ -2,8 +2,9 @@
 ``tournaments.models.SetResult.moves``).
 
 A :class:`RecordImport` is one upload of game-record text (:mod:`games.engine.notation`) being
-attached to stored sets by the Celery task ``games.tasks.import_records_task``; the row is the
-progress report the import page and the ``import_records`` command show.
+attached to stored sets by the Celery task ``games.import_records``
+(:func:`tournaments.records.tasks.import_records_task`); the row is the progress report the import
+page and the ``import_records`` command show.
 """
 from __future__ import annotations
 
@@ -27,10 +28,10 @@ class RecordImport(models.Model):
     number, n 1-based line in ``text``). ``set_ids``: ids of the sets that got their moves.
     ``replace``: a record may replace a different move record already stored on its set.
 
-    Surviving a lost worker (``games.services.record_import_run``, ``record_import_sweep``): records are
-    processed in order and ``done`` is the resume point — a run that takes over continues at record
-    ``done + 1``. ``heartbeat_at`` is touched with every progress save; ``runner`` names the run that owns
-    the import (a run that lost it stops writing); ``task_id`` is the Celery task of that run (a new
+    Surviving a lost worker (``tournaments.records.services.record_import_run``, ``record_import_sweep``):
+    records are processed in order and ``done`` is the resume point — a run that takes over continues at
+    record ``done + 1``. ``heartbeat_at`` is touched with every progress save; ``runner`` names the run that
+    owns the import (a run that lost it stops writing); ``task_id`` is the Celery task of that run (a new
     delivery of the same task takes a running import over at once); ``attempts`` counts runs started,
     ``requeues`` the sweep's re-sends; ``lang`` is the language of the messages.
     """

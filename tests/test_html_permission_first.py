@@ -35,7 +35,7 @@ OPEN = {
 #: POST pages any referee may use (the role is not tied to one tournament), with the reason
 ANY_REFEREE = {
     "record-import": "any referee or organiser pastes set records; each record is checked against its own "
-                     "board's tournament when the import runs (games.services)",
+                     "board's tournament when the import runs (tournaments.records.services)",
 }
 SLUG = "acik-turnuva"
 EVENT_SLUG = "acik-etkinlik"

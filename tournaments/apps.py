@@ -10,6 +10,10 @@ class TournamentsConfig(AppConfig):
 
         from tournaments import caching
         from tournaments.models import Tournament
+        # The Celery tasks of set records, registered in every process (in the web's too, where Celery does not
+        # look for them): tournaments.records.services queues ``games.import_records`` by its name, as
+        # tournaments.records.tasks imports it.
+        from tournaments.records import tasks  # noqa: F401
 
         caching.register_public_pages()
 

@@ -18,11 +18,11 @@ from rest_framework.test import APIClient
 import federation.message_text
 import games.engine as engine
 import games.record_messages
-import games.selectors
-from games import services as record_services
+import tournaments.records.selectors
 from games.engine.errors import EngineMessage, NotationError, message_of
 from games.engine.notation import parse
 from games.record_messages import engine_error_message
+from tournaments.records import services as record_services
 
 ENGINE_DIR = Path(engine.__file__).resolve().parent
 # A complete set ending 28-20 for the first mover (tests/games/test_api.py).
@@ -128,7 +128,7 @@ def fake_catalogue(monkeypatch):
     """A catalogue that "translates" every text by wrapping it in «...» (placeholders kept)."""
     def fake(text: str) -> str:
         return f"«{text}»"
-    for module in (federation.message_text, games.record_messages, games.selectors):
+    for module in (federation.message_text, games.record_messages, tournaments.records.selectors):
         monkeypatch.setattr(module, "gettext", fake)
     return fake
 

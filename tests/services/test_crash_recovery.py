@@ -32,17 +32,17 @@ from django.db import connection
 import ratings.tasks
 from games.engine.notation import GameRecord, write
 from games.models import RecordImport
-from games.services import record_import_create
-from games.tasks import import_records_task
 from ratings.models import RatingChange, RatingEvent
 from ratings.tasks import rate_tournament_task
 from tests.conftest import REPO_ROOT, _database_url, _forget_queue
 from tests.processes import stop_process_group
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory, organiser
-from tests.games.test_records import sample_set
+from tests.tournaments.records.test_records import sample_set
 from tournaments import services as ts
 from tournaments.paper.crosstable import crosstable_pdf_path
 from tournaments.models import SetResult
+from tournaments.records.services import record_import_create
+from tournaments.records.tasks import import_records_task
 from tournaments.services import SetInput
 from tournaments.tasks import crosstable_pdf_task
 

@@ -298,7 +298,7 @@ def test_record_mismatch_names_the_stones_white_black_in_the_result_api(board):
 def test_record_import_mismatch_names_the_stones_white_black(board):
     """A game record of set 2 (black moves first) whose moves give other stones than the stored ones."""
     from games.engine.notation import GameRecord, write_record
-    from games.services import record_import_create, record_import_run
+    from tournaments.records.services import record_import_create, record_import_run
 
     m, org = board
     moves, (first, second) = play_set(random.Random(5), 0.7, 0.7)  # what the moves give, black first
@@ -315,7 +315,7 @@ def test_record_import_mismatch_names_the_stones_white_black(board):
 def test_record_import_forgives_the_keyboard_in_names(board):
     """Player and tournament names typed without Turkish letters still find the set."""
     from games.engine.notation import GameRecord, write_record
-    from games.services import record_import_create, record_import_run
+    from tournaments.records.services import record_import_create, record_import_run
 
     m, org = board
     m.white.player.last_name, m.white.player.first_name = "Güneş", "Ayşe"

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from games.selectors import tournament_records
 from games.engine.notation import write
 from tournaments.management.common import tournament_by_slug, write_output
+from tournaments.records.selectors import tournament_records
 
 
 class Command(BaseCommand):

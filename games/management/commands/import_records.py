@@ -1,8 +1,8 @@
 """``python manage.py import_records FILE [--replace]`` — attach set records to stored sets.
 
-Runs the import in this process (``games.services.record_import_run``), printing one progress line
-per record on stdout and each refused record on stderr ("line 12: record 3: …"). Exit status 0 when
-every record was stored, 1 when some were refused, 2 for an unreadable file.
+Runs the import in this process (``tournaments.records.services.record_import_run``), printing one
+progress line per record on stdout and each refused record on stderr ("line 12: record 3: …"). Exit
+status 0 when every record was stored, 1 when some were refused, 2 for an unreadable file.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from federation.errors import ApplicationError
 from games.models import RecordImport
-from games.services import record_import_create, record_import_run
+from tournaments.records.services import record_import_create, record_import_run
 
 
 class Command(BaseCommand):

@@ -1,4 +1,4 @@
-"""A record import survives its worker (``games.services.record_import_run`` / ``_claim``,
+"""A record import survives its worker (``tournaments.records.services.record_import_run`` / ``_claim``,
 ``record_import_sweep``, the ``games.import_records`` and ``games.sweep_stuck_imports`` tasks).
 
 A killed worker is simulated by a progress callback that raises a ``BaseException`` (nothing in the
@@ -14,19 +14,19 @@ import pytest
 from django.db import OperationalError
 from django.utils import timezone
 
-import games.services as games_services
 from federation.jobs import MAX_RETRIES, TRANSIENT_ERRORS
 from games.engine.notation import write
 from games.models import RecordImport
-from games.services import (
+from tests.tournaments.records.test_records import english, event, record_for, stored_moves  # noqa: F401 (fixtures)
+from tournaments.records import services as record_services
+from tournaments.records.services import (
     MAX_ATTEMPTS,
     STALE_SECONDS,
     record_import_create,
     record_import_run,
     record_import_sweep,
 )
-from games.tasks import import_records_task, sweep_stuck_imports_task
-from tests.games.test_records import english, event, record_for, stored_moves  # noqa: F401 (fixtures)
+from tournaments.records.tasks import import_records_task, sweep_stuck_imports_task
 
 
 class WorkerKilled(BaseException):
@@ -150,7 +150,7 @@ def test_an_import_whose_text_splits_differently_now_cannot_resume(event):
 
 
 def test_a_transient_error_leaves_the_import_running_for_the_retry(event, monkeypatch):
-    real_attach = games_services._attach
+    real_attach = record_services._attach
     calls = []
 
     def flaky(record, chunk, **kw):
@@ -159,7 +159,7 @@ def test_a_transient_error_leaves_the_import_running_for_the_retry(event, monkey
             raise OperationalError("server closed the connection unexpectedly")
         return real_attach(record, chunk, **kw)
 
-    monkeypatch.setattr(games_services, "_attach", flaky)
+    monkeypatch.setattr(record_services, "_attach", flaky)
     row = record_import_create(text=four_records(event))
     with pytest.raises(OperationalError):
         record_import_run(import_id=row.id, task_id="task-1", save_every=0, reraise=TRANSIENT_ERRORS)
@@ -173,7 +173,7 @@ def test_without_reraise_an_error_still_fails_the_import(event, monkeypatch):
     def broken(record, chunk, **kw):
         raise OperationalError("disk I/O error")
 
-    monkeypatch.setattr(games_services, "_attach", broken)
+    monkeypatch.setattr(record_services, "_attach", broken)
     row = record_import_create(text=four_records(event))
     row = record_import_run(import_id=row.id)  # the command line: no retry, the import fails at once
     assert (row.status, row.runner) == ("failed", "")
@@ -221,7 +221,7 @@ def test_run_eagerly_a_transient_error_fails_the_import_at_once(event, monkeypat
     def locked(record, chunk, **kw):
         raise OperationalError("database is locked")
 
-    monkeypatch.setattr(games_services, "_attach", locked)
+    monkeypatch.setattr(record_services, "_attach", locked)
     row = record_import_create(text=four_records(event))
     assert import_records_task.apply(args=(row.id, "en")).get()["status"] == "failed"  # no worker to retry
     row.refresh_from_db()

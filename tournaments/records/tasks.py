@@ -1,4 +1,5 @@
-"""Celery tasks of the games app: they take ids and call services."""
+"""Celery tasks of tournament set records (registered names ``games.*``, unchanged): they take ids and call
+services."""
 from __future__ import annotations
 
 import logging
@@ -8,7 +9,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from federation.jobs import JOB_OPTIONS, TRANSIENT_ERRORS, pause, slowdown
-from games.services import record_import_abandon, record_import_run, record_import_sweep
+from tournaments.records.services import record_import_abandon, record_import_run, record_import_sweep
 
 logger = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """Game pages: set replay and bulk import of set records (mounted at ``/games/``)."""
 from django.urls import path
 
-from games import views
+from tournaments.records import views
 
 urlpatterns = [
     path("sets/<int:set_id>/", views.set_replay, name="set-replay"),

@@ -1,4 +1,4 @@
-"""Reads of the games app: a stored set replayed ply by ply, and a tournament's records as notation.
+"""Reads of tournament set records: a stored set replayed ply by ply, and a tournament's records as notation.
 
 The replay uses the rules engine (:func:`games.engine.play`) from the initial position; player 0 of
 the engine is the set's first mover, the stored ``SetResult.starter`` (white in odd sets, black in

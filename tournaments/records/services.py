@@ -1,4 +1,4 @@
-"""Writes of the games app: bulk import of set records (game-record notation) onto stored sets.
+"""Writes of tournament set records: bulk import of set records (game-record notation) onto stored sets.
 
 A record is attached to the :class:`tournaments.models.SetResult` its tags name (RULES.md "Board and
 notation"; :mod:`games.engine.notation` for the format):
@@ -386,14 +386,15 @@ def record_import_create(*, text: str, user=None, replace: bool = False, source:
 
 
 def _import_records_task():
-    """The Celery task ``games.import_records`` (:func:`games.tasks.import_records_task`), found by its name:
-    the task runs the services of this module, which therefore do not import it. :class:`games.apps.GamesConfig`
-    registers the tasks in every process."""
+    """The Celery task ``games.import_records`` (:func:`tournaments.records.tasks.import_records_task`), found
+    by its name: the task runs the services of this module, which therefore do not import it.
+    :class:`tournaments.apps.TournamentsConfig` registers the tasks in every process."""
     return celery_app.tasks["games.import_records"]
 
 
 def record_import_start(*, text: str, user, replace: bool = False, source: str = "") -> RecordImport:
-    """Create the import (:func:`record_import_create`) and queue ``games.tasks.import_records_task``.
+    """Create the import (:func:`record_import_create`) and queue
+    ``tournaments.records.tasks.import_records_task``.
 
     In the embedded mode (Celery eager) the task runs at once, so the returned row is finished; with
     a broker the task is sent when the row is committed and the row is ``pending`` until the worker

@@ -1,4 +1,4 @@
-"""Bulk import of set records (``games.services``, the ``games.import_records`` task, the
+"""Bulk import of set records (``tournaments.records.services``, the ``games.import_records`` task, the
 ``import_records``/``export_records`` commands and the ``/games/import/`` pages).
 
 Records are checked against the set's *stored* stones (RULES.md "Board and notation", Kural 14.5 for
@@ -25,16 +25,16 @@ from federation.errors import PermissionDenied, ValidationFailed
 from federation.sample_data import play_set
 from games.engine.notation import GameRecord, write, write_record
 from games.models import RecordImport
-from games.selectors import tournament_records_text
-from games.services import (
+from tests.factories import PlayerFactory, TournamentRoleFactory, UserFactory, organiser, referee
+from tournaments import services
+from tournaments.models import SetResult
+from tournaments.records.selectors import tournament_records_text
+from tournaments.records.services import (
     record_import_create,
     record_import_run,
     record_import_start,
     split_records,
 )
-from tests.factories import PlayerFactory, TournamentRoleFactory, UserFactory, organiser, referee
-from tournaments import services
-from tournaments.models import SetResult
 from tournaments.services import SetInput
 
 NAMES = [("Yılmaz", "Ayşe"), ("Kaya", "Mehmet"), ("Demir", "Elif"), ("Şahin", "Can")]
@@ -518,7 +518,7 @@ def test_round_with_board_and_first_last_names(event):
 
 
 def test_an_internal_error_marks_the_import_failed_and_keeps_the_progress(event, monkeypatch):
-    import games.services as gs
+    import tournaments.records.services as gs
 
     real_parse = gs.parse
     calls = []

@@ -1,7 +1,8 @@
 """Game pages: step through a recorded set on a drawn board; import set records in bulk.
 
-Thin views: reads through :mod:`games.selectors`, writes through :mod:`games.services`; a refusal
-(:class:`federation.errors.ApplicationError`) is shown next to the form.
+Thin views: reads through :mod:`tournaments.records.selectors`, writes through
+:mod:`tournaments.records.services`; a refusal (:class:`federation.errors.ApplicationError`) is shown
+next to the form.
 """
 from __future__ import annotations
 
@@ -16,10 +17,10 @@ from django.utils.translation import gettext_lazy
 
 from federation.error_views import forbidden
 from federation.errors import ApplicationError, NotFound
-from games import selectors, services
 from games.models import RecordImport
 from games.svg import board_svg
 from tournaments.models import SetResult
+from tournaments.records import selectors, services
 
 #: Seconds between reloads of a running import's progress page.
 REFRESH_SECONDS = 2

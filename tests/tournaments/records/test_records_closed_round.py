@@ -8,9 +8,9 @@ import pytest
 from django.utils import translation
 
 from federation.sample_data import play_set
-from games import services as games
 from tests.factories import PlayerFactory, organiser
 from tournaments import services
+from tournaments.records import services as record_services
 from tournaments.services import SetInput
 
 pytestmark = pytest.mark.django_db
@@ -33,14 +33,14 @@ def test_a_closed_round_refuses_move_records_and_a_published_one_takes_them():
     )
     services.round_close(round=rnd, user=org)
 
-    row = games.record_import_create(text=record, user=org)
+    row = record_services.record_import_create(text=record, user=org)
     with translation.override("en"):
-        row = games.record_import_run(import_id=row.id)
+        row = record_services.record_import_run(import_id=row.id)
     assert (row.stored, len(row.errors)) == (0, 1)
     assert "closed" in row.errors[0]["message"] and row.errors[0]["line"] == 1
     assert m.sets.get(number=1).moves == ""
 
     services.round_reopen(round=rnd, user=org, reason="records arrived")
-    row = games.record_import_run(import_id=games.record_import_create(text=record, user=org).id)
+    row = record_services.record_import_run(import_id=record_services.record_import_create(text=record, user=org).id)
     assert (row.stored, row.errors) == (1, [])
     assert m.sets.get(number=1).moves.split() == [str(x) for x in moves]
