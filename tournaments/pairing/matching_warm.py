@@ -152,37 +152,44 @@ class WarmStartMatcher(MatcherGraph):
                 inR[z] = 1
             # the other ends of the edges left too heavy: when they are few (the players moved
             # down into a score group whose rows all changed), they take the whole rise first
+            # one pass over the rows: for each raised vertex the largest deficit of its edges to
+            # raised vertices and to the others (from the old duals), the far ends' deficits;
+            # after the far ends took their whole rise, no edge to them is left too heavy
             far: dict[int, int] = {}
+            tops = []
             for z in R:
                 yz = dualvar[z]
-                for u, k in zip(nbv[z], nbk[z]):
-                    if not inR[u]:
-                        w = wt[k]
-                        if w:
-                            e = w - yz - dualvar[u]
-                            if e > 0 and e > far.get(u, 0):
-                                far[u] = e
-            if far and len(far) * _FAR_SHARE <= len(R):
-                for u in far:
-                    self._make_trivial(u)
-                for u, e in far.items():
-                    dualvar[u] += e + (e & 1)
-                    touched.append(u)
-            rise = []
-            for z in R:
-                yz = dualvar[z]
-                d = 0
+                er = en = 0
                 for u, k in zip(nbv[z], nbk[z]):
                     w = wt[k]
                     if w:
                         e = w - yz - dualvar[u]
                         if e > 0:
                             if inR[u]:
-                                e = ((e + 3) >> 2) << 1
-                            elif e & 1:
-                                e += 1
-                            if e > d:
-                                d = e
+                                if e > er:
+                                    er = e
+                            else:
+                                if e > en:
+                                    en = e
+                                if e > far.get(u, 0):
+                                    far[u] = e
+                tops.append((er, en))
+            moved = far and len(far) * _FAR_SHARE <= len(R)
+            if moved:
+                for u in far:
+                    self._make_trivial(u)
+                for u, e in far.items():
+                    dualvar[u] += e + (e & 1)
+                    touched.append(u)
+            # the rise: half the deficit (rounded up to even) to a raised vertex, the whole
+            # deficit (rounded up to even) to the others
+            rise = []
+            for er, en in tops:
+                d = ((er + 3) >> 2) << 1 if er else 0
+                if en and not moved:
+                    en += en & 1
+                    if en > d:
+                        d = en
                 rise.append(d)
             for z, d in zip(R, rise):
                 if d:
