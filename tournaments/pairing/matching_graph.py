@@ -96,14 +96,14 @@ class MatcherGraph:
         n, wt, listed, nbv, nbk = self.n, self.wt, self.listed, self.nbv, self.nbk
         ni = i * n
         if js and min(js) > i:  # (the usual case: the edge numbers in bulk)
-            ks = list(map(ni.__add__, js))
+            ks = [ni + j for j in js]
         else:
             ks = [ni + j if i < j else j * n + i for j in js]
-        if mark is not None and list(map(mark.__getitem__, ks)).count(1) != len(ks):
+        if mark is not None and [mark[k] for k in ks].count(1) != len(ks):
             for k in ks:
                 mark[k] = 1
-        w2s = list(map((2).__mul__, ws))
-        olds = list(map(wt.__getitem__, ks))
+        w2s = [2 * w for w in ws]
+        olds = [wt[k] for k in ks]
         if olds == w2s:
             return
         diff = list(map(ne, olds, w2s))
@@ -115,7 +115,7 @@ class MatcherGraph:
                     self.zeroed.add(i)
                     self.zeroed.add(j)
         # an edge not in the lists weighed 0: it changed if it weighs something now
-        isin = list(map(listed.__getitem__, ks))
+        isin = [listed[k] for k in ks]
         if 0 in isin:
             nbvi, nbki = nbv[i], nbk[i]
             out = list(map(not_, isin))

@@ -22,7 +22,6 @@ is always even.
 from __future__ import annotations
 
 from itertools import compress
-from operator import sub
 
 from .matching_graph import MatcherGraph
 
@@ -83,8 +82,6 @@ class WarmStartMatcher(MatcherGraph):
         raised = self.raised
         self.raised = set()
 
-        getw, gety = wt.__getitem__, dualvar.__getitem__
-
         arg1: dict[int, int] = {}  # vertex -> the neighbour that gave its need(v, -1)
         hints = self.hints  # vertex -> its two neighbours of largest wt - dual when last looked at
 
@@ -95,7 +92,7 @@ class WarmStartMatcher(MatcherGraph):
             if not ks:
                 return None
             ends = nbv[v]
-            ds = list(map(sub, map(getw, ks), map(gety, ends)))
+            ds = [wt[k] - dualvar[u] for k, u in zip(ks, ends)]
             j = -1
             if skip >= 0:
                 try:
