@@ -12,7 +12,6 @@ players of the bracket being decided (and the next score group) are set explicit
 """
 from __future__ import annotations
 
-from itertools import compress
 from operator import sub
 
 from .matching import Matcher
@@ -153,17 +152,19 @@ class DutchGraph:
         N, mark, c, top = self.N, self.mark, self.const, self.top
         active = self.active
         r.extend([self._huge] * (N - n))
-        neg = list(compress(range(n), map((0).__gt__, r)))
+        neg = [u for u in range(n) if r[u] < 0]
         # only players with r < -least can be the partner of one of them: the groups (top-level
         # blossoms) of those, each sorted by r, in the order of their least r (ties: the order of
         # their first active player, as when every player was grouped)
         groups: dict[int, list[int]] = {}
-        for u in compress(range(n), map((-least).__gt__, r)):
-            g = groups.get(ib[u])
-            if g is None:
-                groups[ib[u]] = [u]
-            else:
-                g.append(u)
+        bound = -least
+        for u in range(n):
+            if r[u] < bound:
+                g = groups.get(ib[u])
+                if g is None:
+                    groups[ib[u]] = [u]
+                else:
+                    g.append(u)
         key = r.__getitem__
         gmin = {}
         first = {}

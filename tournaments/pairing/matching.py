@@ -28,12 +28,11 @@ it to check the edges it did not give the matcher.
 from __future__ import annotations
 
 from heapq import heappop, heappush
-from itertools import compress
 from operator import eq
 
+from .matching_graph import exposed_vertices
 from .matching_warm import WarmStartMatcher
 
-_IS_EXPOSED = (-1).__eq__
 _INF = float("inf")
 
 __all__ = ["Matcher"]
@@ -278,7 +277,7 @@ class Matcher(WarmStartMatcher):
         while True:  # stages
             self.stages += 1
             # every exposed vertex, in order: looked up once per stage (an O(n) pass)
-            free = list(compress(range(n), map(_IS_EXPOSED, mate)))
+            free = exposed_vertices(mate)
             if not free:
                 break  # perfect: a stage would label nothing and find no delta
             # augmenting paths of length one: two exposed single vertices joined by a
@@ -319,7 +318,7 @@ class Matcher(WarmStartMatcher):
                                 mate[v] = 2 * k + (u > v)
                                 mate[u] = 2 * k + (v > u)
                                 break
-            free = list(compress(free, map(_IS_EXPOSED, map(mate.__getitem__, free))))
+            free = [v for v in free if mate[v] == -1]
             if not free:
                 break  # the length-one augmentations made it perfect
             if any(map(self.label0.__getitem__, free)):
@@ -468,4 +467,4 @@ class Matcher(WarmStartMatcher):
             for b in sorted(used):
                 if blossomparent[b] == -1 and blossombase[b] >= 0 and label[b] == 1 and dualvar[b] == 0:
                     expand_blossom(b, True)
-        return list(map(endpoint.__getitem__, mate))  # (endpoint[-1] is -1)
+        return [endpoint[p] for p in mate]  # (endpoint[-1] is -1)

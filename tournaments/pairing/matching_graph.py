@@ -15,7 +15,19 @@ from __future__ import annotations
 from itertools import compress
 from operator import gt, ne, not_
 
-__all__ = ["MatcherGraph"]
+__all__ = ["MatcherGraph", "exposed_vertices"]
+
+
+def exposed_vertices(mate: list[int]) -> list[int]:
+    """The vertices ``v`` with ``mate[v] == -1``, in order (found by C scans: usually few)."""
+    out = []
+    v = -1
+    try:
+        while True:
+            v = mate.index(-1, v + 1)
+            out.append(v)
+    except ValueError:
+        return out
 
 
 class MatcherGraph:

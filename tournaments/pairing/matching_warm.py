@@ -21,11 +21,8 @@ is always even.
 """
 from __future__ import annotations
 
-from itertools import compress
+from .matching_graph import MatcherGraph, exposed_vertices
 
-from .matching_graph import MatcherGraph
-
-_IS_EXPOSED = (-1).__eq__
 _SPLIT_MIN = 16  # raised vertices from which _warm_start splits the rises
 _FAR_SHARE = 4  # ... and raises their few other ends first
 
@@ -289,7 +286,7 @@ class WarmStartMatcher(MatcherGraph):
                 mate[u] = -1
                 mate[v] = -1
         # exposed vertices become trivial roots with duals of one parity
-        exposed = list(compress(range(n), map(_IS_EXPOSED, mate)))
+        exposed = exposed_vertices(mate)
         for v in exposed:
             if inblossom[v] != v:
                 self._make_trivial(v)
