@@ -17,16 +17,13 @@ choices between equivalent candidates (which moved-down players, the S2 transpos
 S1/S2 exchanges) are then fixed one player at a time with small tie-breaking bonuses.  The
 matching engine (:mod:`.matching`) is warm-started, so each of these steps costs little.
 
-Most of the n^2/2 edges never carry more than the completion and bye fields (C.4, C.5, C.9),
-whose value is a sum of one term per player: a pair outside the brackets being decided is
-worth ``sep[u] + sep[v] + const`` whoever they are.  These *background* edges are not all
-given to the matcher: each player starts with a few of them (its nearest compatible players)
-and after every solve the dual solution is checked against all the others; any edge it does
-not cover is added and the matching solved again, so the result is a maximum-weight matching
-of the complete graph (LP duality) while the matcher scans a sparse one.  The edges between the
-players of the bracket being decided (and the next score group) are set explicitly.  Edge
-weights depend on the two players' types only (score, bye eligibility, games played, colour
-and float data) and are computed once per pair of types.
+Most of the n^2/2 edges never carry more than the completion and bye fields (C.4, C.5, C.9):
+these *background* edges are checked against the dual solution instead of all given to the
+matcher (:mod:`.dutch_graph`).  The edges between the players of the bracket being decided (and
+the next score group) are set explicitly.  Edge weights depend on the two players' types only
+(score, bye eligibility, games played, colour and float data) and are computed once per pair of
+types.  The player data comes from :mod:`.dutch_players`, the colours of the pairs found from
+:mod:`.dutch_colours`.
 
 Conventions: scores are handled internally in tenths of a point; the score that places a
 player in a score group is the *accelerated* score (points plus the virtual points of the round
@@ -39,139 +36,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from itertools import compress
-from operator import sub
 
-from .base import Pairing, PairingError, PairingPlayer, PointSystem, RoundRecord
-from .matching import Matcher
+from .base import Pairing, PairingError, PairingPlayer, PointSystem
+from .dutch_colours import choose_colour, prefs_compatible
+from .dutch_graph import DutchGraph
+from .dutch_players import DOWN, UP, DutchPlayer, build_players, other_colour, tenths
 
 __all__ = ["pair_dutch", "board_order"]
-
-_DOWN, _UP, _NONE = 0, 1, 2
-
-
-def _other(colour: str | None) -> str | None:
-    return {"w": "b", "b": "w"}.get(colour)  # type: ignore[arg-type]
-
-
-@dataclass(slots=True)
-class _P:
-    """Per-player data derived from the history (C.04.3 A.6 colour preferences etc.)."""
-
-    pid: int
-    rank: int
-    score: int  # tenths of a point, accelerated (virtual points of this round included)
-    opponents: set[int] = field(default_factory=set)
-    colours: list[str] = field(default_factory=list)  # colours of played games, in order
-    imbalance: int = 0
-    pref: str | None = None
-    repeated: str | None = None  # colour played in the last two played games (if same)
-    strong: bool = False
-    played_games: int = 0
-    bye_ok: bool = True
-    float1: int = _NONE
-    float2: int = _NONE
-    abs_imbalance: bool = False  # colour difference beyond +-1
-    abs_pref: bool = False  # absolute colour preference (A.6 a)
-    not_bye_candidate: int = 0  # 1 when the player cannot take the bye at the bye score
-    tid: int = 0  # type number (players of one type have the same edge weights)
-
-
-def _tenths(x: float) -> int:
-    """Points as an integer number of tenths (bbpPairings v6 keeps scores in tenths too)."""
-    h = round(x * 10)
-    if abs(h - x * 10) > 1e-6:
-        raise PairingError(f"score {x} is not a multiple of 0.1")
-    return h
-
-
-def _colour_data(p: _P) -> None:
-    """C.04.3 A.6: colour difference, absolute / strong / mild preference."""
-    white = black = 0
-    consecutive = 0
-    last: str | None = None
-    for c in p.colours:
-        if c == "w":
-            white += 1
-        else:
-            black += 1
-        consecutive = consecutive + 1 if (consecutive and c == last) else 1
-        last = c
-    p.played_games = len(p.colours)
-    lower = "b" if white > black else "w"
-    p.imbalance = abs(white - black)
-    if p.imbalance > 1:
-        p.pref = lower
-    elif consecutive > 1:
-        p.pref = _other(last)
-    elif p.imbalance > 0:
-        p.pref = lower
-    elif consecutive:
-        p.pref = _other(last)
-    else:
-        p.pref = None
-    p.repeated = last if consecutive > 1 else None
-    p.abs_imbalance = p.imbalance > 1
-    p.abs_pref = p.imbalance > 1 or p.repeated is not None
-    p.strong = (not p.abs_pref) and p.imbalance > 0
-
-
-def _prefs_compatible(a: str | None, b: str | None) -> bool:
-    return a != b or a is None or b is None
-
-
-def _first_colour_difference(a: _P, b: _P) -> tuple[str | None, str | None]:
-    """Colours of a and b in the latest round (counting back over each one's played games)
-    in which they differed (C.04.3 E.3)."""
-    i, j = len(a.colours) - 1, len(b.colours) - 1
-    while i >= 0 and j >= 0 and a.colours[i] == b.colours[j]:
-        i -= 1
-        j -= 1
-    return (a.colours[i] if i >= 0 else None, b.colours[j] if j >= 0 else None)
-
-
-def _neutral_colour(p: _P, o: _P) -> str | None:
-    """Colour for ``p`` against ``o`` by C.04.3 E.1-E.4, ``None`` if undecided there."""
-    if _prefs_compatible(p.pref, o.pref):
-        if p.pref is not None:
-            return p.pref
-        if o.pref is not None:
-            return _other(o.pref)
-        return None
-    if p.abs_pref and (p.imbalance > o.imbalance or not o.abs_pref):
-        return p.pref
-    if o.abs_pref and (o.imbalance > p.imbalance or not p.abs_pref):
-        return _other(o.pref)
-    if p.strong and not o.strong:
-        return p.pref
-    if o.strong and not p.strong:
-        return _other(o.pref)
-    pc, oc = _first_colour_difference(p, o)
-    if pc is not None and oc is not None:
-        return oc
-    return None
-
-
-def _ranks_higher(a: _P, b: _P) -> bool:
-    """True if ``a`` is placed before ``b`` (higher score, then smaller pairing number; A.2)."""
-    return (a.score, -a.rank) > (b.score, -b.rank)
-
-
-def _choose_colour(p: _P, o: _P, first: str) -> str:
-    """Colour of ``p`` against ``o`` (C.04.3 E.1-E.5)."""
-    c = _neutral_colour(p, o)
-    if c is not None:
-        return c
-    if p.pref is None:
-        # E.5: the higher ranked player gets the colour determined by its rank parity.
-        if _ranks_higher(o, p):
-            return first if o.rank & 1 else _other(first)  # type: ignore[return-value]
-        return _other(first) if p.rank & 1 else first  # type: ignore[return-value]
-    # E.4: the higher ranked player gets his preference.
-    if _ranks_higher(o, p):
-        return _other(o.pref)  # type: ignore[return-value]
-    return p.pref
 
 
 def board_order(pairs: list[Pairing], points: dict[int, float]) -> list[Pairing]:
@@ -187,380 +58,6 @@ def board_order(pairs: list[Pairing], points: dict[int, float]) -> list[Pairing]
         return (0, -points[hi], -points[lo], hi)
 
     return sorted(pairs, key=key)
-
-
-class _Graph:
-    """The weighted graph of the players to pair, on a warm-started :class:`Matcher`.
-
-    With an odd number of players a dummy vertex joined to everybody by a constant weight
-    makes the matching perfect; its partner is the unpaired player.  Finalised pairs keep
-    only their own edge, which therefore stays in every later optimum.
-
-    Background edges: every compatible pair (``compatible(u, v)``, C.1/C.3) not set explicitly
-    weighs :meth:`bgw` ``= sep[u] + sep[v] + const`` (+1 for two ``top`` players).  The matcher
-    starts with the ``K`` nearest compatible players of everybody; :meth:`compute` checks the
-    dual solution against all the others after every solve and adds the ones it does not cover
-    (:meth:`_violated`).  ``mark[k]`` (edge ``k = u*N + v``, ``u < v``): 1 set explicitly, 2 a
-    background edge given to the matcher.  ``violations`` counts the background edges the check
-    had to add.
-    """
-
-    K = 8  # background edges per player to start with
-
-    def __init__(self, n: int, compatible) -> None:
-        self.n = n
-        self.odd = n & 1
-        self.N = n + self.odd
-        self.m = Matcher(n + self.odd)
-        if self.odd:
-            self.m.set_row(n, list(range(n)), [1] * n)
-        self.active = [True] * n
-        self.final: dict[int, int] = {}
-        self.calls = 0
-        self.compatible = compatible  # compatible(u, v) on vertex numbers
-        self.sep = [0] * n
-        self.const = 0
-        self.top: list[int] | None = None
-        self.mark = bytearray(self.N * self.N)  # 1 explicit, 2 active background
-        self.bg: list[int] = []  # active background edges k
-        self.violations = 0
-        self._set_rbase()
-
-    def bgw(self, u: int, v: int) -> int:
-        """Background weight of the compatible pair ``{u, v}``."""
-        w = self.sep[u] + self.sep[v] + self.const
-        if self.top is not None:
-            w += self.top[u] & self.top[v]
-        return w
-
-    def set_background(self, sep: list[int], const: int, top: list[int] | None = None) -> None:
-        """Background weights ``sep[u] + sep[v] + const`` (plus 1 when ``top[u]`` and ``top[v]``
-        are both 1) for every compatible pair not set explicitly."""
-        self.sep = sep
-        self.const = const
-        self.top = top
-        self._set_rbase()
-        n, N, m, mark = self.n, self.N, self.m, self.mark
-        compatible = self.compatible
-        if not self.bg:
-            # start with the K nearest compatible players of everybody (by rank order)
-            for u in range(n):
-                got = 0
-                d = 1
-                while got < self.K and d < n:
-                    for v in (u - d, u + d):
-                        if 0 <= v < n:
-                            k = u * N + v if u < v else v * N + u
-                            if mark[k] == 0 and compatible(u, v):
-                                mark[k] = 2
-                                self.bg.append(k)
-                                got += 1
-                            elif mark[k] == 2:
-                                got += 1
-                    d += 1
-        bgw = self.bgw
-        for k in self.bg:
-            if mark[k] == 2:
-                i, j = divmod(k, N)
-                m.set_weight(i, j, bgw(i, j))
-
-    def _set_rbase(self) -> None:
-        """``rbase[u] = 2 sep[u] + const + top[u]`` for the active players, so that
-        ``dual[u] - rbase[u]`` is the ``r[u]`` of :meth:`_violated`; a huge negative number for
-        the finalised ones (whose ``r`` must never be negative)."""
-        sep, c, top = self.sep, self.const, self.top
-        self._huge = huge = 1 << (max(max(sep, default=0), c).bit_length() + 64)
-        self.rbase = [(2 * sep[u] + c + (top[u] if top is not None else 0)) if self.active[u] else -huge
-                      for u in range(self.n)]
-
-    def set(self, u: int, v: int, w: int) -> None:
-        """Set the weight of edge ``{u, v}``; ``u`` is the player whose edges change."""
-        if self.active[u] and self.active[v]:
-            self.mark[u * self.N + v if u < v else v * self.N + u] = 1
-            self.m.set_weight(u, v, w)
-
-    def set_row(self, u: int, vs: list[int], ws: list[int]) -> None:
-        """:meth:`set` for the edges ``{u, vs[i]}``, weights ``ws[i]``."""
-        active = self.active
-        if not active[u]:
-            return
-        if not all(map(active.__getitem__, vs)):
-            ws = [w for v, w in zip(vs, ws) if active[v]]
-            vs = [v for v in vs if active[v]]
-        self.m.set_row(u, vs, ws, self.mark)
-
-    def finalize(self, u: int, v: int) -> None:
-        if u == v:
-            raise RuntimeError("Dutch pairing bug: finalising an unpaired player")
-        if not self.m.weight(u, v):
-            raise RuntimeError("Dutch pairing bug: finalising a pair without an edge")
-        self.m.isolate_pair(u, v)
-        self.active[u] = self.active[v] = False
-        self.final[u] = v
-        self.final[v] = u
-        self.rbase[u] = self.rbase[v] = -self._huge
-
-    def _violated(self) -> list[tuple[int, int]]:
-        """The background edges not given to the matcher whose slack is negative under its dual
-        solution (marked active; they must be given to it), found without looking at every
-        pair: with ``r[u] = dual[u] - 2 sep[u] - const`` the slack of a background edge is
-        ``r[u] + r[v]`` plus twice the duals of the blossoms holding both ends, so only players
-        with ``r < 0`` can be on one, and only with partners of a small enough ``r``; inside a
-        blossom the nested blossoms are walked down from the top."""
-        m = self.m
-        y = m.dualvar
-        n = self.n
-        # slack of background edge {u, v} (no blossom holding both) = r[u] + r[v] - 2 top[u] top[v]
-        # >= r[u] + r[v] with r lowered by top: candidates from r, exact check in add()
-        # r of the dummy and of finalised players is huge: never part of a background edge
-        r = list(map(sub, y[:n], self.rbase))
-        least = min(r)
-        if least >= 0:
-            return []  # no player with r < 0
-        ib = m.inblossom
-        bp = m.blossomparent
-        N, mark, c, top = self.N, self.mark, self.const, self.top
-        active = self.active
-        r.extend([self._huge] * (N - n))
-        neg = list(compress(range(n), map((0).__gt__, r)))
-        # only players with r < -least can be the partner of one of them: the groups (top-level
-        # blossoms) of those, each sorted by r, in the order of their least r (ties: the order of
-        # their first active player, as when every player was grouped)
-        groups: dict[int, list[int]] = {}
-        for u in compress(range(n), map((-least).__gt__, r)):
-            g = groups.get(ib[u])
-            if g is None:
-                groups[ib[u]] = [u]
-            else:
-                g.append(u)
-        key = r.__getitem__
-        gmin = {}
-        first = {}
-        for t, g in groups.items():
-            if len(g) > 1:
-                g.sort(key=key)
-            gmin[t] = r[g[0]]
-            first[t] = t if t < N else min(u for u in m.bleaves[t] if u < n and active[u])
-        gorder = sorted(groups, key=lambda t: (gmin[t], first[t]))
-        compatible = self.compatible
-        out = []
-
-        def add(u: int, v: int, z: int = 0) -> None:
-            """Activate {u, v} if it is a background edge with a negative slack (``z``: twice the
-            duals of the blossoms holding both)."""
-            k = u * N + v if u < v else v * N + u
-            if mark[k] or not compatible(u, v):
-                return
-            if top is not None and r[u] + r[v] + z + top[u] + top[v] - 2 * (top[u] & top[v]) >= 0:
-                return
-            mark[k] = 2
-            self.bg.append(k)
-            out.append((u, v))
-
-        # pairs in different top-level blossoms: slack r[u] + r[v]
-        for u in neg:
-            thr = -r[u]
-            tu = ib[u]
-            for t in gorder:
-                if gmin[t] >= thr:
-                    break
-                if t == tu:
-                    continue
-                for v in groups[t]:
-                    if r[v] >= thr:
-                        break
-                    add(u, v)
-        # pairs inside one top-level blossom: slack r[u] + r[v] + 2 * (z of the blossoms
-        # holding both); walk down the nested blossoms from the top
-        childs = m.blossomchilds
-        for t, g in groups.items():
-            if len(g) < 2 or r[g[0]] + r[g[1]] + 2 * y[t] >= 0:
-                continue
-            minr: dict[int, int] = {}
-            leaves: dict[int, list[int]] = {}
-            order = []
-            stack = [t]
-            while stack:
-                b = stack.pop()
-                order.append(b)
-                for ch in childs[b]:
-                    if ch >= N:
-                        stack.append(ch)
-            for b in reversed(order):  # children first
-                best = None
-                ls: list[int] = []
-                for ch in childs[b]:
-                    if ch >= N:
-                        mc = minr[ch]
-                        ls.extend(leaves[ch])
-                    else:
-                        mc = r[ch]
-                        ls.append(ch)
-                    if best is None or mc < best:
-                        best = mc
-                minr[b] = best
-                leaves[b] = ls
-            stack2 = [(t, 2 * y[t])]
-            while stack2:
-                b, zb = stack2.pop()
-                kids = childs[b]
-                ms = sorted((minr[ch] if ch >= N else r[ch], i) for i, ch in enumerate(kids))
-                if ms[0][0] + ms[1][0] + zb < 0:
-                    for x in range(len(ms)):
-                        mx, ix = ms[x]
-                        if mx + ms[0][0] + zb >= 0:
-                            break
-                        cx = kids[ix]
-                        lx = sorted(leaves[cx], key=key) if cx >= N else [cx]
-                        for yy in range(x + 1, len(ms)):
-                            my, iy = ms[yy]
-                            if mx + my + zb >= 0:
-                                break
-                            cy = kids[iy]
-                            ly = sorted(leaves[cy], key=key) if cy >= N else [cy]
-                            for u in lx:
-                                if r[u] + my + zb >= 0:
-                                    break
-                                for v in ly:
-                                    if r[u] + r[v] + zb >= 0:
-                                        break
-                                    add(u, v, zb)
-                for ch in kids:
-                    if ch >= N:
-                        zc = zb + 2 * y[ch]
-                        if len(leaves[ch]) > 1 and minr[ch] * 2 + zc < 0:
-                            stack2.append((ch, zc))
-        return out
-
-    def compute(self) -> list[int]:
-        """``mate[v]``: partner of ``v``, or ``v`` itself when unpaired, in a maximum-weight
-        matching of the whole graph: solved on the edges the matcher has, then checked against
-        the background edges it has not (:meth:`_violated`) and solved again with the ones the
-        dual solution does not cover, until none is left.  A matching that is not perfect is
-        solved again with every background edge (max cardinality as before)."""
-        self.calls += 1
-        n = self.n
-        while True:
-            res = self.m.solve()
-            bad = self._violated()
-            if not bad and all(x >= 0 for x in res):
-                break
-            if not bad:
-                # not perfect: give the matcher every background edge
-                bad = []
-                for u in range(n):
-                    for v in range(u):
-                        k = v * self.N + u
-                        if not self.mark[k] and self.active[u] and self.active[v] and self.compatible(u, v):
-                            self.mark[k] = 2
-                            self.bg.append(k)
-                            bad.append((u, v))
-                if not bad:
-                    break
-            self.violations += len(bad)
-            bgw = self.bgw
-            for u, v in bad:
-                self.m.set_weight(u, v, bgw(u, v))
-        out = res[:n]
-        for gone in (-1, n):  # unmatched, or matched to the dummy: unpaired
-            v = -1
-            while True:
-                try:
-                    v = out.index(gone, v + 1)
-                except ValueError:
-                    break
-                out[v] = v
-        return out
-
-
-def _build(players: list[PairingPlayer], round_no: int, ps: PointSystem
-           ) -> tuple[list[_P], dict[int, PairingPlayer]]:
-    by_id: dict[int, PairingPlayer] = {}
-    for pl in players:
-        if pl.id in by_id:
-            raise PairingError(f"pairing id {pl.id} appears twice")
-        if pl.id < 1:
-            raise PairingError(f"pairing id {pl.id} must be positive")
-        by_id[pl.id] = pl
-    r = round_no - 1
-    for pl in players:
-        if len(pl.history) > r:
-            raise PairingError(
-                f"player {pl.id} has {len(pl.history)} rounds of history but round {round_no} is to be paired")
-        for i, rec in enumerate(pl.history, 1):
-            if rec.opponent is not None and rec.opponent not in by_id:
-                raise PairingError(f"player {pl.id}, round {i}: unknown opponent {rec.opponent}")
-            if rec.opponent == pl.id:
-                raise PairingError(f"player {pl.id}, round {i}: paired against himself")
-            if rec.code not in ("1", "0", "=", "+", "-", "W", "D", "L", "H", "F", "U", "Z", ""):
-                raise PairingError(f"player {pl.id}, round {i}: unknown result code {rec.code!r}")
-
-    def hist(pl: PairingPlayer) -> tuple[RoundRecord, ...]:
-        h = pl.history
-        if len(h) < r:
-            h = h + (RoundRecord(None, None, ""),) * (r - len(h))
-        return h
-
-    hists = {pid: hist(pl) for pid, pl in by_id.items()}
-
-    def participated(pl: PairingPlayer) -> bool:
-        return any(rec.opponent is not None or rec.code in ("U", "+") for rec in pl.history)
-
-    valid = sorted(pid for pid, pl in by_id.items() if pl.available or participated(pl))
-    rank = {pid: i for i, pid in enumerate(valid)}
-
-    def acc(pid: int, index: int) -> int:
-        """Virtual points (tenths) of player ``pid`` in round ``index + 1``."""
-        a = by_id[pid].accelerations
-        return _tenths(a[index]) if index < len(a) else 0
-
-    def score_back(pid: int, k: int) -> int:
-        """Accelerated score (tenths) before round r+1-k (bbpPairings ``scoreWithAcceleration``):
-        the points less those of the last ``k`` rounds, plus the virtual points of that round."""
-        h = hists[pid]
-        score = _tenths(by_id[pid].points)
-        if k:
-            score -= sum(_tenths(ps.points(rec)) for rec in h[r - k:])
-        return score + acc(pid, r - k)
-
-    loss = _tenths(ps.loss)
-    win = _tenths(ps.win)
-
-    def flt(pid: int, k: int) -> int:
-        rec = hists[pid][r - k]
-        if not rec.played:
-            return _DOWN if _tenths(ps.points(rec)) > loss else _NONE
-        a, b = score_back(pid, k), score_back(rec.opponent, k)  # type: ignore[arg-type]
-        return _DOWN if a > b else _UP if a < b else _NONE
-
-    out: list[_P] = []
-    for pl in players:
-        if not pl.available:
-            continue
-        p = _P(pid=pl.id, rank=rank[pl.id], score=score_back(pl.id, 0))
-        for rec in hists[pl.id]:
-            if rec.played:
-                p.opponents.add(rec.opponent)  # type: ignore[arg-type]
-                p.colours.append(rec.colour)  # type: ignore[arg-type]
-            elif _tenths(ps.points(rec)) >= win or (rec.opponent is None and rec.code in ("U", "+")):
-                # C.04.1 f / C.04.3 C.2: a player who already received a pairing-allocated
-                # bye, or scored the points of a win without playing (forfeit win, full-point
-                # bye), gets no pairing-allocated bye (bbpPairings v6 ``eligibleForBye``).
-                p.bye_ok = False
-        _colour_data(p)
-        if r >= 1:
-            p.float1 = flt(pl.id, 1)
-        if r >= 2:
-            p.float2 = flt(pl.id, 2)
-        out.append(p)
-    # Played games are mutual: make the "already met" relation symmetric.
-    idset = {p.pid: p for p in out}
-    for p in out:
-        for o in list(p.opponents):
-            if o in idset:
-                idset[o].opponents.add(p.pid)
-    out.sort(key=lambda p: (-p.score, p.rank))
-    return out, by_id
 
 
 def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, round_no: int,
@@ -606,7 +103,7 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
     ps = point_system if point_system is not None else PointSystem()
     if pab_points is not None:
         ps = dataclasses.replace(ps, pab=float(pab_points))
-    S, by_id = _build(list(players), round_no, ps)
+    S, by_id = build_players(list(players), round_no, ps)
     played_rounds = round_no - 1
     n = len(S)
     if n == 0:
@@ -620,7 +117,7 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
     last_round = played_rounds >= total_rounds - 1
     # tenths: more than 50 % of the maximum score (C.04.3 C.3; bbpPairings v6 compares the
     # accelerated score with rounds played * max(win, draw) / 2, rounded down).
-    top_threshold = (played_rounds * max(_tenths(ps.win), _tenths(ps.draw))) >> 1
+    top_threshold = (played_rounds * max(tenths(ps.win), tenths(ps.draw))) >> 1
 
     forbidden = {frozenset(pair) for pair in forbidden_pairs}
     if any(len(pair) != 2 for pair in forbidden):
@@ -631,7 +128,7 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
 
     forbidden_ids = {(min(pair), max(pair)) for pair in forbidden}
 
-    def compatible(a: _P, b: _P) -> bool:
+    def compatible(a: DutchPlayer, b: DutchPlayer) -> bool:
         """Absolute criteria C.1 (no rematch, no forbidden pair) and C.3 (absolute colour preferences)."""
         if b.pid in a.opponents:
             return False
@@ -706,13 +203,13 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
         ntypes[0] = len(types)
         memo.clear()
 
-    def edge_weight(h: _P, lo: _P, in_cur: bool, in_next: bool) -> int:
+    def edge_weight(h: DutchPlayer, lo: DutchPlayer, in_cur: bool, in_next: bool) -> int:
         """Edge weight encoding C.04.3 C.4-C.21 for ``h`` (higher) v ``lo`` (lower)."""
         if not compatible(h, lo):
             return 0
         return compatible_weight(h, lo, in_cur, in_next)
 
-    def compatible_weight(h: _P, lo: _P, in_cur: bool, in_next: bool) -> int:
+    def compatible_weight(h: DutchPlayer, lo: DutchPlayer, in_cur: bool, in_next: bool) -> int:
         """:func:`edge_weight` of two players known to be compatible (memo by types)."""
         key = ((h.tid * ntypes[0] + lo.tid) << 2) + (in_cur << 1) + in_next
         w = memo.get(key)
@@ -720,7 +217,7 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
             w = memo[key] = type_weight(h, lo, in_cur, in_next)
         return w
 
-    def type_weight(h: _P, lo: _P, in_cur: bool, in_next: bool) -> int:
+    def type_weight(h: DutchPlayer, lo: DutchPlayer, in_cur: bool, in_next: bool) -> int:
         """:func:`edge_weight` of two compatible players."""
         # C.4 completion, C.5 bye
         r = (1 + h.not_bye_candidate + lo.not_bye_candidate) << P_TOP
@@ -745,10 +242,10 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
         if p.imbalance == o.imbalance:
             cond = p.repeated is None or p.repeated != o.repeated
         else:
-            cond = (o if p.imbalance > o.imbalance else p).repeated != _other(p.pref)
+            cond = (o if p.imbalance > o.imbalance else p).repeated != other_colour(p.pref)
         if not p.abs_pref or not o.abs_pref or not same or cond:
             r += 1 << P_C2
-        if _prefs_compatible(p.pref, o.pref):
+        if prefs_compatible(p.pref, o.pref):
             r += 1 << P_C3
         if ((not p.strong and not p.abs_pref) or (not o.strong and not o.abs_pref)
                 or (p.abs_pref and o.abs_pref) or not same):
@@ -757,19 +254,19 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
         for k, p_down, p_up, p_sdown, p_sup in P_FL:
             fl = lo.float1 if k == 1 else lo.float2
             fh = h.float1 if k == 1 else h.float2
-            c = (fl == _DOWN) + (hs <= ls and fh == _DOWN)
+            c = (fl == DOWN) + (hs <= ls and fh == DOWN)
             if c:
                 r += c << p_down
-            if not (hs > ls and fl == _UP):
+            if not (hs > ls and fl == UP):
                 r += (1 << p_up) + (1 << (p_sup + shift[hs]))
-            if fl == _DOWN:
+            if fl == DOWN:
                 r += 1 << (p_sdown + shift[ls])
-            if fh == _DOWN:
+            if fh == DOWN:
                 r += 1 << (p_sdown + shift[hs])
         return r
 
     assign_types()
-    G = _Graph(n, lambda u, v: compatible(S[u], S[v]))
+    G = DutchGraph(n, lambda u, v: compatible(S[u], S[v]))
     odd = n & 1
     # Completion (C.4) and bye (C.5) check on the whole round.
     if odd:
@@ -840,7 +337,7 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
         # then 0 for the pairs that are not compatible: past opponents and, between two
         # absolute preferences for one colour, the pairs compatible() refuses.
         tids = [p.tid for p in pbp]
-        rep_of: dict[int, _P] = {}
+        rep_of: dict[int, DutchPlayer] = {}
         for p in pbp:
             rep_of.setdefault(p.tid, p)
         at_of = {p.pid: i for i, p in enumerate(pbp)}
@@ -1093,7 +590,7 @@ def pair_dutch(players: list[PairingPlayer] | tuple[PairingPlayer, ...], *, roun
         if v in G.final:
             o = S[G.final[v]]
             if p.pid < o.pid:
-                c = _choose_colour(p, o, first_colour)
+                c = choose_colour(p, o, first_colour)
                 result.append(Pairing(p.pid, o.pid) if c == "w" else Pairing(o.pid, p.pid))
         else:
             if not p.bye_ok:

@@ -81,10 +81,10 @@ def test_generator_remakes_the_50_player_file() -> None:
 @pytest.mark.parametrize("name", ["n50_s1/r6", "n300_s1/r9"])
 def test_background_edges_found_by_the_dual_check(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Without any background edge to start with, every edge outside the brackets reaches the
-    matcher through the check of the dual solution (``_Graph._violated``): same pairing."""
-    from tournaments.pairing import dutch
+    matcher through the check of the dual solution (``DutchGraph._violated``): same pairing."""
+    from tournaments.pairing.dutch_graph import DutchGraph
 
-    monkeypatch.setattr(dutch._Graph, "K", 0)
+    monkeypatch.setattr(DutchGraph, "K", 0)
     trf = HERE / f"{name}.trf"
     inp = pairing_input_from_trf(parse_trf(trf.read_bytes()))
     got = _format(pair_dutch(inp.players, **inp.dutch_kwargs()))
