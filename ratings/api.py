@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 
 from federation.api_views import StrictInputSerializer, error_responses, player_get, validated_input
 from federation.drf import Pagination
+from federation.privacy import AGE_GROUPS
 from ratings import selectors
 
 STATUS_HELP = '"unrated", "provisional" (fewer than 30 rated sets) or "established".'
@@ -34,7 +35,7 @@ class RatingListInputSerializer(serializers.Serializer):
     sex = serializers.ChoiceField(choices=["m", "f"], required=False, allow_blank=True,
                                   help_text="Federation staff only (personal data): others get 403.")
     age = serializers.ChoiceField(
-        choices=list(selectors.AGE_GROUPS), required=False, allow_blank=True,
+        choices=list(AGE_GROUPS), required=False, allow_blank=True,
         help_text="Age group: age = year - birth year; u12 = 12 or younger, 50plus = 50 or older.",
     )
     year = serializers.IntegerField(required=False, min_value=1900, max_value=2100,
@@ -299,7 +300,7 @@ class OfficialListPageSerializer(serializers.Serializer):
 
 class OfficialListEntriesInputSerializer(serializers.Serializer):
     category = serializers.ChoiceField(
-        choices=list(selectors.AGE_GROUPS), required=False, allow_blank=True,
+        choices=list(AGE_GROUPS), required=False, allow_blank=True,
         help_text="Age group as on the rating list: u12 = U12 and younger, 50plus = 50+ and older; open = all.",
     )
     active = serializers.BooleanField(required=False, allow_null=True, default=None,

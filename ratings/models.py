@@ -314,7 +314,7 @@ class RatingListEntry(models.Model):
     activity window before the list date; ``change`` the difference to the player's rating on the
     previous list in force (None when the player was not on it); ``rank`` the place among the
     listed players in order of rating (None for inactive players, who are listed but not ranked);
-    ``category`` the age category code of :data:`ratings.selectors.AGE_GROUPS` at the list's year
+    ``category`` the age category code of :data:`federation.privacy.AGE_GROUPS` at the list's year
     (``"open"`` when unknown). Name, club and city are copied so the list reads as published.
     """
 

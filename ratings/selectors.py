@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from federation.errors import ValidationFailed
+from federation.privacy import AGE_GROUPS
 
 from federation.models import Player
 from ratings.engine import Event, RatedSet, RatingInputError
@@ -57,15 +58,6 @@ def rateable_tournaments() -> list[Tournament]:
         status=Tournament.Status.FINISHED, standings_published_at__isnull=False, archived_at__isnull=True
     )
     return sorted(qs, key=event_key)
-
-
-def is_rateable(tournament: Tournament) -> bool:
-    """Finished, final standings published, not archived (see :func:`rateable_tournaments`)."""
-    return (
-        tournament.status == Tournament.Status.FINISHED
-        and tournament.standings_published_at is not None
-        and tournament.archived_at is None
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,21 +149,6 @@ def rating_inputs(tournaments: Sequence[Tournament]) -> list[EventInput]:
 # --------------------------------------------------------------------------------------------
 # Rating list
 # --------------------------------------------------------------------------------------------
-
-#: Age groups of the rating list: key -> (label, youngest age, oldest age) with age = year - birth year
-#: ("U12": born in year-12 or later, FIDE youth style; "50+": 50 or older during the year).
-AGE_GROUPS: dict[str, tuple[str, int | None, int | None]] = {
-    "u10": ("U10", None, 10),
-    "u12": ("U12", None, 12),
-    "u14": ("U14", None, 14),
-    "u16": ("U16", None, 16),
-    "u18": ("U18", None, 18),
-    "u20": ("U20", None, 20),
-    "open": ("Open", None, None),
-    "50plus": ("50+", 50, None),
-    "65plus": ("65+", 65, None),
-}
-
 
 @dataclass(frozen=True, slots=True)
 class RatingFilters:

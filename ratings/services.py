@@ -33,6 +33,7 @@ from ratings import selectors
 from ratings.engine import FEDERATION_SYSTEM, UNRATED, RatingRun, RatingSystem, federation_system, rate_events
 from ratings.models import InitialRating, RatingChange, RatingEvent, RatingGameLine
 from tournaments.models import Tournament
+from tournaments.publication import is_rateable
 
 _LOCK_KEY = 0x4D414E47  # "MANG": one rating run at a time (PostgreSQL advisory lock)
 _SCORE = {1.0: Decimal("1"), 0.5: Decimal("0.5"), 0.0: Decimal("0")}
@@ -329,7 +330,7 @@ def tournament_rate(*, tournament: Tournament) -> RatingEvent | None:
     _lock()
     tournament = Tournament.objects.get(pk=tournament.pk)
     RatingEvent.objects.filter(tournament=tournament).delete()
-    if not selectors.is_rateable(tournament):
+    if not is_rateable(tournament):
         bump_on_commit("ratings")
         return None
     key = selectors.event_key(tournament)

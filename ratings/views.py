@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from federation.collation import turkish_sort_key
 from federation.models import Club, Player
+from federation.privacy import AGE_GROUPS
 from ratings import charts, selectors, services
 from ratings.parameter_checks import display_rating_system
 from ratings.models import RatingEvent
@@ -28,7 +29,7 @@ def rating_filters(params, *, personal: bool = True) -> tuple[selectors.RatingFi
     club = (params.get("club") or "").strip()[:20]
     city = (params.get("city") or "").strip()[:60]
     sex = params.get("sex") if personal and params.get("sex") in ("m", "f") else ""
-    age = params.get("age") if params.get("age") in selectors.AGE_GROUPS else ""
+    age = params.get("age") if params.get("age") in AGE_GROUPS else ""
     q = (params.get("q") or "").strip()[:100]
     year = (params.get("year") or "") if personal else ""
     year = int(year) if year.isdigit() and len(year) == 4 and 1900 <= int(year) <= 2100 else timezone.localdate().year
@@ -53,7 +54,7 @@ def rating_list(request):
             "page": page, "lines": page.object_list, "total": len(lines), "f": cleaned, "query": query.urlencode(),
             "clubs": sorted(Club.objects.all(), key=lambda c: turkish_sort_key(c.name)),
             "cities": selectors.rating_cities(),
-            "age_groups": [(k, v[0]) for k, v in selectors.AGE_GROUPS.items()],
+            "age_groups": [(k, v[0]) for k, v in AGE_GROUPS.items()],
             "events": selectors.rating_events()[:5],
             "provisional_rd": int(display_rating_system().params.provisional_rd),  # never a 500 (issue 23)
             "sees_personal": sees_personal,
@@ -103,7 +104,7 @@ CSV_COLUMNS = ("rank", "federation_id", "name", "club", "city", "rating", "chang
 def official_filters(params) -> tuple[selectors.ListEntryFilters, dict]:
     """:class:`selectors.ListEntryFilters` from query ``params`` (``category``: an age group key;
     ``active``: 1 / 0); unknown values are ignored. Also the cleaned values for the form."""
-    category = params.get("category") if params.get("category") in selectors.AGE_GROUPS else ""
+    category = params.get("category") if params.get("category") in AGE_GROUPS else ""
     raw = params.get("active")
     active = True if raw == "1" else (False if raw == "0" else None)
     cleaned = {"category": category, "active": raw if active is not None else ""}
@@ -123,7 +124,7 @@ def _list_of(on, request=None, *, in_force: bool = False):
 def _age_groups() -> list[tuple[str, str]]:
     from federation.privacy import age_category_label
 
-    return [(k, age_category_label(k)) for k in selectors.AGE_GROUPS]
+    return [(k, age_category_label(k)) for k in AGE_GROUPS]
 
 
 def official_lists(request):

@@ -126,8 +126,6 @@ def tournament_export(*, tournament: Tournament) -> dict:
     data gives the same document. Rating history is not part of it (only whether the event was rated),
     nor are user accounts or database ids. Raises ValidationFailed when a row names an entry of another
     tournament (:mod:`tournaments.invariants` reports such rows)."""
-    from ratings.models import RatingEvent
-
     t = Tournament.objects.get(pk=tournament.pk)
     if t.system == Tournament.System.KNOCKOUT or t.format == Tournament.Format.TEAM:
         # archive format 1 would lose the bracket settings or the teams: refuse rather than write a lossy copy
@@ -211,7 +209,7 @@ def tournament_export(*, tournament: Tournament) -> dict:
         elif isinstance(value, Decimal):
             value = float(value)
         settings[name] = value
-    settings["rated"] = RatingEvent.objects.filter(tournament=t).exists()
+    settings["rated"] = signals.tournament_was_rated(t)
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -822,7 +820,7 @@ def _read(doc: dict, *, slug: str | None, user) -> _Parsed:
 
 def _import(doc: dict, *, slug: str | None, user, reason: str) -> ArchiveImportReport:
     from federation.audit import audit_context as nested_context
-    from ratings.selectors import is_rateable
+    from tournaments.publication import is_rateable
     from tournaments.invariants import check_tournament
 
     parsed = _read(doc, slug=slug, user=user)
