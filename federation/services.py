@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
-from federation import roles
+from federation import roles, signals
 from federation.audit import audit_context
 from federation.errors import Conflict, PermissionDenied, ValidationFailed
 from federation.models import Club, Player
@@ -279,17 +279,17 @@ def player_merge(*, keep: Player, merge: Player, user, reason: str) -> Player:
     - every :class:`~tournaments.models.Entry` of ``merge`` becomes ``keep``'s (saved one by one, so
       each entry's history records the move); their matches follow the entries;
     - ``merge``'s login (``Player.user``) moves to ``keep`` if ``keep`` has none;
-    - ``merge``'s :class:`~ratings.models.InitialRating` moves to ``keep`` if ``keep`` has none, else
-      it is deleted; ``merge``'s rating rows (RatingChange, with their lines) are deleted;
+    - the apps above are told (:data:`federation.signals.player_merged`): ``merge``'s
+      :class:`~ratings.models.InitialRating` moves to ``keep`` if ``keep`` has none, else it is deleted;
+      ``merge``'s rating rows (RatingChange, with their lines) are deleted;
     - ``merge`` gets ``merged_into=keep``, ``active=False`` and rating 0; records merged into
       ``merge`` earlier now point to ``keep`` (chains stay one step long);
-    - after the commit a full re-rating is queued (``ratings.tasks.rerate_all_task``), so ``keep``'s
+    - after the commit a full re-rating is queued (by the ratings' receiver: ``ratings.rerate_all``), so ``keep``'s
       rating history holds both records' events and the opponents' lines name ``keep``.
 
     Refusals: ``reason`` empty (ValidationFailed, field ``reason``); ``keep`` is ``merge``, either is
     already merged, or both have an entry in the same tournament (Conflict, naming it).
     """
-    from ratings.models import InitialRating, RatingChange
     from tournaments.models import Entry
 
     _require_staff(user, _("Only federation staff can merge players."))
@@ -324,11 +324,7 @@ def player_merge(*, keep: Player, merge: Player, user, reason: str) -> Player:
         except IntegrityError as exc:  # an entry added meanwhile to a tournament of the other record
             raise Conflict(_("Both records are now entered in the same tournament."), field="into") from exc
         moved_user = merge.user if merge.user_id is not None and keep.user_id is None else None
-        if InitialRating.objects.filter(player=keep).exists():
-            InitialRating.objects.filter(player=merge).delete()
-        else:
-            InitialRating.objects.filter(player=merge).update(player=keep)
-        RatingChange.objects.filter(player=merge).delete()
+        signals.player_merged.send(sender=Player, keep=keep, merge=merge)  # ratings: rows, re-rating queued
         merge.merged_into = keep
         merge.active = False
         merge.rating = 0
@@ -345,10 +341,6 @@ def player_merge(*, keep: Player, merge: Player, user, reason: str) -> Player:
             earlier.save(update_fields=["merged_into"])
 
     _touch_tournaments_of(players=[keep, merge])
-
-    from ratings.tasks import rerate_all_task
-
-    transaction.on_commit(lambda: rerate_all_task.delay())
     return keep
 
 
@@ -503,9 +495,8 @@ def player_anonymise(*, player: Player, user, reason: str) -> Player:
                 imp.save(update_fields=["text"])
     player.refresh_from_db()
     _touch_tournaments_of(players=[player, *Player.objects.filter(merged_into=player)])
-    from ratings.services import rating_list_entries_anonymise  # the names copied onto official rating lists
-
-    rating_list_entries_anonymise(player_ids=[p.pk for p in records])
+    # the names copied elsewhere (ratings: the official rating lists)
+    signals.players_anonymised.send(sender=Player, player_ids=[p.pk for p in records])
     return player
 
 

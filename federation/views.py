@@ -16,7 +16,7 @@ from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from federation import privacy, roles, services
+from federation import privacy, roles, services, signals
 from federation.collation import player_sort_key, turkish_sort_key
 from federation.error_views import forbidden
 from federation.errors import ApplicationError
@@ -29,7 +29,6 @@ from federation.selectors import (
     player_search_q,
 )
 from federation.selectors import player_next_federation_id
-from ratings.views import player_rating_context
 
 
 def player_list(request):
@@ -80,7 +79,7 @@ def _player_context(request, player: Player, *, merge_form: PlayerMergeForm | No
     entries = player.entries.select_related("tournament").order_by("-tournament__start_date")
     if not roles.is_staff(request.user):  # the publish gate: archived tournaments are staff-only
         entries = entries.filter(tournament__archived_at__isnull=True)
-    context = {"player": player, "entries": entries, **player_rating_context(player),
+    context = {"player": player, "entries": entries, **signals.answers(signals.player_page_shown, player=player),
                # KVKK: birth year and sex for staff and the player's own account; the age category for all
                "sees_personal": privacy.sees_personal_data(request.user, player),
                "own_record": player.user_id is not None and player.user_id == request.user.pk}
