@@ -5,7 +5,7 @@ check_invariants`` and the nightly ``tournaments.check_invariants``; registered 
 * ``rating.not_rateable``/``rating.missing`` (a rating event exactly for the finished events
   with published final standings that are not archived), ``rating.inputs`` (the stored sets can be
   rated), ``rating.event_count`` and ``rating.period`` (the stored counts and period of a
-  :class:`~ratings.models.RatingEvent` equal those :func:`ratings.selectors.rating_inputs` recomputes
+  :class:`~ratings.models.RatingEvent` equal those :func:`ratings.inputs.rating_inputs` recomputes
   from the results), ``rating.players`` (one change per rated player), ``rating.lines`` (one line per
   rated set and player), ``rating.change_sets`` (``RatingChange.sets`` = its lines),
   ``rating.change_total`` (a rated player's rating after = before + the sum of the lines' changes; an
@@ -25,7 +25,8 @@ from django.utils.translation import gettext_lazy
 
 from federation.errors import ApplicationError
 from federation.models import Player
-from ratings import selectors as rsel
+from ratings import inputs
+from ratings.engine.federation import stored_rating
 from ratings.models import RatingChange, RatingEvent, RatingGameLine
 from tournaments.invariants import ONE, Finding, Violation, points_text, violation
 from tournaments.models import Tournament
@@ -73,13 +74,6 @@ MESSAGES = {
 }
 
 
-def _player_rating(status: str, rating: float) -> int:
-    """``Player.rating`` as the rating run writes it (:func:`ratings.services._player_rating`)."""
-    if status == "unrated":
-        return 0
-    return max(0, min(4000, int(rating + 0.5)))
-
-
 def check_ratings(*, tournaments=None) -> list[Violation]:
     """The stored national rating against the results (:mod:`ratings`): for ``tournaments`` (a queryset;
     None: every tournament, every rating event and every rated player)."""
@@ -109,7 +103,7 @@ def check_ratings(*, tournaments=None) -> list[Violation]:
         last[player_id] = (status, after)
     for p in players.only("pk", "rating", "federation_id"):
         status, after = last[p.pk]
-        want = _player_rating(status, after)
+        want = stored_rating(status, after)
         if p.rating != want:
             f = Finding("rating.player", {"found": p.rating, "expected": want}, want, p.rating)
             out.append(violation("federation.Player", p.pk, p.federation_id, f, ""))
@@ -117,7 +111,7 @@ def check_ratings(*, tournaments=None) -> list[Violation]:
 
 
 def _event_violations(t, ev) -> list[Violation]:
-    """One rating event against what :func:`ratings.selectors.rating_inputs` makes of the results."""
+    """One rating event against what :func:`ratings.inputs.rating_inputs` makes of the results."""
     slug = t.slug
     out: list[Violation] = []
 
@@ -125,15 +119,15 @@ def _event_violations(t, ev) -> list[Violation]:
         out.append(violation(model, pk, slug, f, slug))
 
     try:
-        [inp] = rsel.rating_inputs([t])
+        [inp] = inputs.rating_inputs([t])
     except ApplicationError as exc:
         add("ratings.RatingEvent", ev.pk, Finding("rating.inputs", {"reason": exc.message}, None, None))
         return out
-    period = rsel.rating_period(t)
+    period = inputs.rating_period(t)
     if ev.period != period:
         add("ratings.RatingEvent", ev.pk, Finding("rating.period", {"found": ev.period, "expected": period},
                                                   period.isoformat(), ev.period.isoformat()))
-    players = rsel.players_in([inp])
+    players = inputs.players_in([inp])
     want = {"rated_sets": len(inp.event.sets), "players": len(players), "forfeits": inp.forfeits, "byes": inp.byes,
             "unrated_matches": inp.unrated_matches, "matches_without_sets": inp.matches_without_sets}
     for name, value in want.items():

@@ -170,7 +170,7 @@ class RatingParameterSet(models.Model):
     """A parameter set of the federation's rating system (docs/ratings.md, "Tuning and adoption").
 
     ``system`` names the engine system (``"margin"`` = the federation's rating, see
-    :func:`ratings.services.rating_system`); ``params`` the keyword arguments of its params dataclass
+    :func:`ratings.parameters.selectors.rating_system`); ``params`` the keyword arguments of its params dataclass
     (JSON object; the engine validates them). ``report`` is what produced the set (``rating_tune``'s
     JSON: held-out log loss, sets, split) or ``{}`` for a set entered by hand. Every value lies in its
     admitted range (``ratings.engine.parameters``). ``rerating_failed_at`` / ``rerating_error``: when and

@@ -77,8 +77,8 @@ def merge_ratings(sender, *, keep, merge, **kwargs) -> None:
 
 def anonymise_list_entries(sender, *, player_ids, **kwargs) -> None:
     """The records ``player_ids`` were anonymised (:data:`federation.signals.players_anonymised`): their lines
-    on the official rating lists get the new name (:func:`ratings.services.rating_list_entries_anonymise`)."""
-    from ratings.services import rating_list_entries_anonymise
+    on the official rating lists get the new name (:func:`ratings.lists.services.rating_list_entries_anonymise`)."""
+    from ratings.lists.services import rating_list_entries_anonymise
 
     rating_list_entries_anonymise(player_ids=player_ids)
 

@@ -61,7 +61,7 @@ def final_standings_published(tournament: Tournament) -> bool:
 
 def is_rateable(tournament: Tournament) -> bool:
     """Finished, final standings published, not archived: what the national rating counts
-    (:func:`ratings.selectors.rateable_tournaments`)."""
+    (:func:`ratings.inputs.rateable_tournaments`)."""
     return (
         tournament.status == Tournament.Status.FINISHED
         and tournament.standings_published_at is not None

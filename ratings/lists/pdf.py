@@ -6,7 +6,7 @@ and "page / pages" are at the foot; the rules between rows are a stretched 1-pix
 background (far cheaper than cell borders, as in :mod:`tournaments.paper.crosstable`).
 
 A list never changes once published, so its file is built once per language (by a worker of the
-``pdf`` queue: :func:`ratings.tasks.rating_list_pdf_task`) under ``MEDIA_ROOT/rating_lists`` and served
+``pdf`` queue: :func:`ratings.lists.tasks.rating_list_pdf_task`) under ``MEDIA_ROOT/rating_lists`` and served
 from there; anonymising a player (KVKK) removes the files of the lists they are on
 (:func:`rating_list_pdf_files_remove`).
 """
@@ -23,7 +23,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from federation.formatting import signed
-from ratings import selectors
+from ratings.lists import selectors as list_selectors
 from ratings.models import RatingList
 from ratings.templatetags.official_lists import category_label
 
@@ -68,14 +68,14 @@ def rating_list_pdf_context(*, rating_list: RatingList, lang: str = "tr") -> dic
     from tournaments.paper.crosstable import _rule_png_uri
 
     with translation.override(lang):
-        entries = selectors.rating_list_entries(rating_list).only(
+        entries = list_selectors.rating_list_entries(rating_list).only(
             "rank", "name", "federation_id", "club", "city", "category", "sets", "status", "active", "rating",
             "change",
         )
         return {
             "rl": rating_list, "rows_html": mark_safe(_rows_html(entries.iterator(chunk_size=2000))),  # noqa: S308 (escaped above)
             "row_rule": _rule_png_uri("#999"), "generated_at": timezone.now(),
-            "activity_months": selectors.ACTIVITY_WINDOW_MONTHS,
+            "activity_months": list_selectors.ACTIVITY_WINDOW_MONTHS,
         }
 
 
