@@ -12,6 +12,7 @@ class RatingsConfig(AppConfig):
         from tournaments import invariants, signals
 
         from ratings import receivers
+        from ratings.lists import tasks as list_tasks  # noqa: F401 - registers ratings.rating_list_pdf with the worker
         from ratings.invariants import MESSAGES, check_ratings
 
         signals.rated_results_changed.connect(receivers.rate_on_change, dispatch_uid="ratings.rate_on_change")
