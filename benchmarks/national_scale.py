@@ -378,11 +378,10 @@ def rerate(label: str) -> dict:
     from django.db import connection
 
     import ratings.services as services
-    from ratings import selectors
 
     parts = defaultdict(float)
     originals = {
-        "rating_inputs": selectors.rating_inputs, "rate_events": services.rate_events,
+        "rating_inputs": services.rating_inputs, "rate_events": services.rate_events,
         "_write_events": services._write_events, "_update_players": services._update_players,
         "_initial_ratings": services._initial_ratings,
     }
@@ -406,7 +405,7 @@ def rerate(label: str) -> dict:
             queries["n"] += 1
             queries["seconds"] += time.perf_counter() - t
 
-    selectors.rating_inputs = timed("load (rating_inputs)", originals["rating_inputs"])
+    services.rating_inputs = timed("load (rating_inputs)", originals["rating_inputs"])
     services.rate_events = timed("engine (rate_events)", originals["rate_events"])
     services._write_events = timed("write rows (_write_events)", originals["_write_events"])
     services._update_players = timed("Player.rating (_update_players)", originals["_update_players"])
@@ -417,7 +416,7 @@ def rerate(label: str) -> dict:
             summary = services.ratings_recompute_all()
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     finally:
-        selectors.rating_inputs = originals["rating_inputs"]
+        services.rating_inputs = originals["rating_inputs"]
         services.rate_events = originals["rate_events"]
         services._write_events = originals["_write_events"]
         services._update_players = originals["_update_players"]

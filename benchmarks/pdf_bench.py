@@ -148,7 +148,7 @@ def _cpu(fn):
 def measure(label: str, make_context, make_html, repeat: int, keep: Path | None, target: float | None,
             name: str) -> None:
     """Time data / html / layout / write ``repeat`` times; print the medians (FIGURE lines)."""
-    from tournaments.paper.crosstable import pdf_document, pdf_write
+    from federation.pdf import pdf_document, pdf_write
 
     data_t, html_t, layout_t, write_t, gc_t, total_t = [], [], [], [], [], []
     pdf = b""

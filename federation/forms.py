@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.collation import turkish_sort_key
 from federation.models import Club, Player
-from federation.services import REASON_MAX_LENGTH
+from federation.input_checks import REASON_MAX_LENGTH
 
 
 class TurkishNameOrder(forms.models.ModelChoiceIterator):
@@ -119,7 +119,7 @@ class ClubForm(forms.ModelForm):
 class PasswordResetRequestForm(PasswordResetForm):
     """Django's password reset form: the same answer whether or not an account has the address.
 
-    The e-mail goes out through the Celery job (:func:`federation.services.send_templated_email`); at
+    The e-mail goes out through the Celery job (:func:`federation.accounts.send_templated_email`); at
     most ``PASSWORD_RESET_MAX_PER_HOUR`` requests per address (and four times as many per client
     address) an hour send one — further requests get the same page and no e-mail.
     """
@@ -131,7 +131,7 @@ class PasswordResetRequestForm(PasswordResetForm):
 
     def send_mail(self, subject_template_name, email_template_name, context, from_email, to_email,
                   html_email_template_name=None):
-        from federation.services import send_templated_email
+        from federation.accounts import send_templated_email
 
         send_templated_email(subject_template=subject_template_name, body_template=email_template_name,
                              context=context, to=to_email)
@@ -187,7 +187,7 @@ def _player_by_federation_id(value: str | None) -> Player | None:
     return player
 
 class UserCreateForm(forms.ModelForm):
-    """Staff create an account for a referee, an organiser or a player (:func:`federation.services.user_create`)."""
+    """Staff create an account for a referee, an organiser or a player (:func:`federation.accounts.user_create`)."""
 
     KIND_CHOICES = [("referee", _("Referee")), ("organiser", _("Organiser")), ("player", _("Player"))]
     PASSWORD_CHOICES = [("link", _("E-mail a link")), ("password", _("Temporary password"))]
@@ -251,7 +251,7 @@ class UserCreateForm(forms.ModelForm):
 
 
 class TournamentRoleForm(forms.Form):
-    """Assign a per-tournament role (:func:`federation.services.tournament_role_assign`)."""
+    """Assign a per-tournament role (:func:`federation.accounts.tournament_role_assign`)."""
 
     tournament = TournamentChoiceField(label=_("Tournament"), queryset=None, empty_label=_("— choose —"))
     role = forms.ChoiceField(label=_("Role"), choices=[("referee", _("Referee")), ("organiser", _("Organiser"))])

@@ -3,8 +3,9 @@ JSON — served at ``/players/<federation_id>/my-data.json`` to the player's own
 
 :func:`player_data_export` gathers, in a fixed number of queries: the register record (with every
 record merged into it), the tournament entries, every match and set played (with byes and
-forfeits), bye requests, the initial rating and the rating history with each rated set's
-calculation, and the change history of the register record (who changed what, when, why).
+forfeits), bye requests, what the apps above add (:data:`federation.signals.player_data_exported`:
+the initial rating and the rating history with each rated set's calculation), and the change history
+of the register record (who changed what, when, why).
 Unpublished pairings (rounds paired but not yet published) are left out: they are not yet results.
 """
 from __future__ import annotations
@@ -15,13 +16,14 @@ from decimal import Decimal
 from django.db.models import Q
 from django.utils import timezone
 
-from federation import privacy
+from federation import privacy, signals
 from federation.models import Player
 
 FORMAT_VERSION = 1
 
 
-def _json(value):
+def json_value(value):
+    """``value`` as JSON: dates and times in ISO 8601, decimals as floats, the rest unchanged."""
     if isinstance(value, (dt.datetime, dt.date)):
         return value.isoformat()
     if isinstance(value, Decimal):
@@ -43,7 +45,6 @@ def _player(p: Player) -> dict:
 
 def player_data_export(player: Player) -> dict:
     """Everything stored about ``player`` (and the records merged into it) as JSON-ready data."""
-    from ratings.models import InitialRating, RatingChange, RatingGameLine
     from tournaments.models import Absence, Entry, Match, Round, SetResult
 
     player = Player.objects.select_related("club", "user", "merged_into").get(pk=player.pk)
@@ -76,7 +77,7 @@ def player_data_export(player: Player) -> dict:
             "bye_kind": m.bye_kind or None, "colour": "white" if own_white else "black",
             "opponent": ({"federation_id": opponent.player.federation_id, "name": opponent.player.full_name}
                          if opponent is not None else None),
-            "forfeit": m.forfeit or None, "points": _json(own_points), "opponent_points": _json(opp_points),
+            "forfeit": m.forfeit or None, "points": json_value(own_points), "opponent_points": json_value(opp_points),
             "rated": m.rated,
             "sets": [
                 {
@@ -89,18 +90,9 @@ def player_data_export(player: Player) -> dict:
             ],
         })
 
-    changes = list(RatingChange.objects.filter(player_id__in=ids).select_related("event__tournament")
-                   .order_by("period", "event__tournament_id"))
-    lines: dict[int, list[RatingGameLine]] = {}
-    for ln in (RatingGameLine.objects.filter(change__in=changes)
-               .select_related("opponent", "set_result__match__round")
-               .order_by("set_result__match__round__number", "set_result__number")):
-        lines.setdefault(ln.change_id, []).append(ln)
-    initial = InitialRating.objects.filter(player_id__in=ids).order_by("player_id").first()
-
     history = [
         {
-            "at": _json(h.history_date), "action": h.audit_action or h.get_history_type_display(),
+            "at": json_value(h.history_date), "action": h.audit_action or h.get_history_type_display(),
             "by": privacy.display_name(h.history_user) if h.history_user_id else None,
             "reason": h.history_change_reason or "",
             "record": {
@@ -119,7 +111,7 @@ def player_data_export(player: Player) -> dict:
         "entries": [
             {
                 "tournament": {"slug": e.tournament.slug, "name": e.tournament.name,
-                               "start_date": _json(e.tournament.start_date), "end_date": _json(e.tournament.end_date)},
+                               "start_date": json_value(e.tournament.start_date), "end_date": json_value(e.tournament.end_date)},
                 "federation_id": e.player.federation_id, "start_no": e.start_no, "rating": e.rating,
                 "withdrawn": e.withdrawn, "withdrawn_after_round": e.withdrawn_after_round,
             }
@@ -127,31 +119,10 @@ def player_data_export(player: Player) -> dict:
         ],
         "byes_requested": [
             {"tournament": a.entry.tournament.slug, "round": a.round_number, "kind": a.kind,
-             "requested_at": _json(a.created_at)}
+             "requested_at": json_value(a.created_at)}
             for a in absences
         ],
         "results": results,
-        "rating": {
-            "current": player.rating,
-            "initial": ({"rating": initial.rating, "captured_at": _json(initial.captured_at)} if initial else None),
-            "history": [
-                {
-                    "tournament": c.event.tournament.slug, "period": _json(c.period),
-                    "rating_before": c.rating_before, "rating_after": c.rating_after,
-                    "status_before": c.status_before, "status_after": c.status_after, "sets": c.sets,
-                    "lines": [
-                        {
-                            "round": ln.set_result.match.round.number, "set": ln.set_result.number,
-                            "opponent": {"federation_id": ln.opponent.federation_id, "name": ln.opponent.full_name},
-                            "opponent_rating": ln.opponent_rating, "score": float(ln.score),
-                            "result_score": ln.result_score, "margin": ln.margin, "expected": ln.expected,
-                            "delta": ln.delta,
-                        }
-                        for ln in lines.get(c.pk, [])
-                    ],
-                }
-                for c in changes
-            ],
-        },
+        **signals.answers(signals.player_data_exported, player=player, ids=ids),
         "change_history": history,
     }

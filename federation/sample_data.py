@@ -154,7 +154,7 @@ def _official_lists(admin: User, say) -> None:
     from django.utils import timezone
 
     from ratings.models import RatingList
-    from ratings.services import rating_list_publish
+    from ratings.lists.services import rating_list_publish
 
     for day, title in OFFICIAL_LISTS:
         if day > timezone.localdate() or RatingList.objects.filter(published_on=day, withdrawn_at__isnull=True).exists():

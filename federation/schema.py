@@ -142,7 +142,7 @@ REASON_PATTERN = (r"^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028
 
 
 def _texts_without_controls(schema) -> None:
-    """The text fields of a strict input (names, ids, cities: ``federation.services._text``; reasons:
+    """The text fields of a strict input (names, ids, cities: ``federation.input_checks.clean_text``; reasons:
     ``clean_reason``, also a rating list's note) refuse control characters (400 naming the field): their schema says so."""
     for name, prop in schema.get("properties", {}).items():
         if prop.get("type") != "string" or {"enum", "format", "pattern"} & set(prop) or prop.get("readOnly"):

@@ -9,19 +9,14 @@ the rating run owns it.
 """
 from __future__ import annotations
 
-
 from django.db import IntegrityError, transaction
-from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
-from federation import roles
+from federation import roles, signals
 from federation.audit import audit_context
 from federation.errors import Conflict, PermissionDenied, ValidationFailed
+from federation.input_checks import clean_reason_text, clean_text, require_staff, save_fields
 from federation.models import Club, Player
-from federation.validators import clean_reason, first_control_character
-
-#: Longest reason accepted for an edit, a (de)activation or a merge.
-REASON_MAX_LENGTH = 500
 
 #: Player fields :func:`player_update` may change, with their longest text (None: not text).
 PLAYER_EDITABLE = {
@@ -56,44 +51,8 @@ def _touch_tournaments_of(*, players=(), clubs=()) -> None:
     )
 
 
-def _require_staff(user, message: str) -> None:
-    if not roles.is_staff(user):
-        raise PermissionDenied(message)
-
-
-def _label(model, field: str) -> str:
-    return capfirst(str(model._meta.get_field(field).verbose_name))
-
-
-def _text(value, *, model, field: str, max_length: int, required: bool = False) -> str:
-    """``value`` stripped; ValidationFailed naming ``field`` when it is not text, has a control
-    character, is longer than ``max_length`` or is empty while ``required``."""
-    if value is None:
-        value = ""
-    if not isinstance(value, str):
-        raise ValidationFailed(_("%(field)s must be text.") % {"field": _label(model, field)}, field=field)
-    if first_control_character(value) is not None:
-        raise ValidationFailed(
-            _("%(field)s contains a control character.") % {"field": _label(model, field)}, field=field
-        )
-    value = value.strip()
-    if required and not value:
-        raise ValidationFailed(_("%(field)s is required.") % {"field": _label(model, field)}, field=field)
-    if len(value) > max_length:
-        raise ValidationFailed(
-            _("%(field)s is longer than %(n)d characters.") % {"field": _label(model, field), "n": max_length},
-            field=field,
-        )
-    return value
-
-
-def _reason(reason, *, required: bool = False) -> str:
-    """A reason (:func:`federation.validators.clean_reason`, at most :data:`REASON_MAX_LENGTH` characters)."""
-    return clean_reason(reason, max_length=REASON_MAX_LENGTH, required=required)
-
-
 def _federation_id(value) -> str:
-    fid = _text(value, model=Player, field="federation_id", max_length=20)
+    fid = clean_text(value, model=Player, field="federation_id", max_length=20)
     if not fid:
         raise ValidationFailed(_("A player needs a federation id."), field="federation_id")
     if any(ch.isspace() for ch in fid) or "/" in fid:
@@ -116,19 +75,6 @@ def _sex(value) -> str:
     if value not in ("", "m", "f"):
         raise ValidationFailed(_("Sex is m or f."), field="sex")
     return value
-
-
-def _saved(instance, fields: list[str], *, unique: dict[str, str]) -> None:
-    """Save ``fields`` of ``instance``; a unique constraint lost to a concurrent write becomes
-    Conflict (409) naming the field (``unique`` maps field -> message)."""
-    try:
-        with transaction.atomic():
-            instance.save(update_fields=fields)
-    except IntegrityError as exc:
-        for field, message in unique.items():
-            if field in fields:
-                raise Conflict(message, field=field) from exc
-        raise
 
 
 # --------------------------------------------------------------------------------------------
@@ -160,11 +106,11 @@ def player_register(
     if user is not None and not (roles.is_staff(user) or roles.in_group(user, roles.ORGANISER)):
         raise PermissionDenied(_("Only organisers can register players."))
     federation_id = _federation_id(federation_id)
-    last_name = _text(last_name, model=Player, field="last_name", max_length=60)
+    last_name = clean_text(last_name, model=Player, field="last_name", max_length=60)
     if not last_name:
         raise ValidationFailed(_("A player needs a last name."), field="last_name")
-    first_name = _text(first_name, model=Player, field="first_name", max_length=60)
-    city = _text(city, model=Player, field="city", max_length=60)
+    first_name = clean_text(first_name, model=Player, field="first_name", max_length=60)
+    city = clean_text(city, model=Player, field="city", max_length=60)
     existing = Player.objects.filter(federation_id__iexact=federation_id).first()  # TMF-1 = tmf-1
     if existing is not None:
         raise Conflict(
@@ -177,7 +123,7 @@ def player_register(
         raise ValidationFailed(_("Club %(c)s is deactivated.") % {"c": club.name}, field="club")
     if isinstance(rating, bool) or not isinstance(rating or 0, int) or not 0 <= int(rating or 0) <= 4000:
         raise ValidationFailed(_("A rating is between 0 and 4000."), field="rating")
-    reason = _reason(reason)
+    reason = clean_reason_text(reason)
     with audit_context(action="player.create", user=user, reason=reason):
         return Player.objects.create(
             federation_id=federation_id, first_name=first_name, last_name=last_name,
@@ -198,13 +144,13 @@ def player_update(*, player: Player, user, reason: str = "", **fields) -> Player
     Every refusal is ValidationFailed naming the field; a taken federation id too. A merged record
     cannot be edited (Conflict). Nothing changed → nothing saved, no history row.
     """
-    _require_staff(user, _("Only federation staff can edit players."))
+    require_staff(user, _("Only federation staff can edit players."))
     for name in fields:
         if name == "rating":
             raise ValidationFailed(_("The rating is set by the rating run, not by hand."), field="rating")
         if name not in PLAYER_EDITABLE:
             raise ValidationFailed(_("%(field)s cannot be changed here.") % {"field": name}, field=name)
-    reason = _reason(reason)
+    reason = clean_reason_text(reason)
     player = Player.objects.select_for_update().get(pk=player.pk)
     if player.merged_into_id is not None:
         raise Conflict(_("%(id)s was merged into another record; edit that one.") % {"id": player.federation_id})
@@ -223,7 +169,7 @@ def player_update(*, player: Player, user, reason: str = "", **fields) -> Player
                 raise ValidationFailed(_("Club %(c)s is deactivated.") % {"c": value.name}, field="club")
             clean[name] = value
         else:
-            clean[name] = _text(value, model=Player, field=name, max_length=PLAYER_EDITABLE[name])
+            clean[name] = clean_text(value, model=Player, field=name, max_length=PLAYER_EDITABLE[name])
             if name == "last_name" and not clean[name]:
                 raise ValidationFailed(_("A player needs a last name."), field="last_name")
     new_id = clean.get("federation_id")
@@ -239,14 +185,14 @@ def player_update(*, player: Player, user, reason: str = "", **fields) -> Player
     if not changed:
         return player
     with audit_context(action="player.edit", user=user, reason=reason):
-        _saved(player, changed, unique={"federation_id": taken_message})
+        save_fields(player, changed, unique={"federation_id": taken_message})
     _touch_tournaments_of(players=[player])
     return player
 
 
 def _player_set_active(*, player: Player, user, reason: str, active: bool) -> Player:
-    _require_staff(user, _("Only federation staff can deactivate or activate players."))
-    reason = _reason(reason)
+    require_staff(user, _("Only federation staff can deactivate or activate players."))
+    reason = clean_reason_text(reason)
     player = Player.objects.select_for_update().get(pk=player.pk)
     if player.merged_into_id is not None:
         raise Conflict(_("%(id)s was merged into another record and stays inactive.") % {"id": player.federation_id})
@@ -279,21 +225,21 @@ def player_merge(*, keep: Player, merge: Player, user, reason: str) -> Player:
     - every :class:`~tournaments.models.Entry` of ``merge`` becomes ``keep``'s (saved one by one, so
       each entry's history records the move); their matches follow the entries;
     - ``merge``'s login (``Player.user``) moves to ``keep`` if ``keep`` has none;
-    - ``merge``'s :class:`~ratings.models.InitialRating` moves to ``keep`` if ``keep`` has none, else
-      it is deleted; ``merge``'s rating rows (RatingChange, with their lines) are deleted;
+    - the apps above are told (:data:`federation.signals.player_merged`): ``merge``'s
+      :class:`~ratings.models.InitialRating` moves to ``keep`` if ``keep`` has none, else it is deleted;
+      ``merge``'s rating rows (RatingChange, with their lines) are deleted;
     - ``merge`` gets ``merged_into=keep``, ``active=False`` and rating 0; records merged into
       ``merge`` earlier now point to ``keep`` (chains stay one step long);
-    - after the commit a full re-rating is queued (``ratings.tasks.rerate_all_task``), so ``keep``'s
+    - after the commit a full re-rating is queued (by the ratings' receiver: ``ratings.rerate_all``), so ``keep``'s
       rating history holds both records' events and the opponents' lines name ``keep``.
 
     Refusals: ``reason`` empty (ValidationFailed, field ``reason``); ``keep`` is ``merge``, either is
     already merged, or both have an entry in the same tournament (Conflict, naming it).
     """
-    from ratings.models import InitialRating, RatingChange
     from tournaments.models import Entry
 
-    _require_staff(user, _("Only federation staff can merge players."))
-    reason = _reason(reason, required=True)
+    require_staff(user, _("Only federation staff can merge players."))
+    reason = clean_reason_text(reason, required=True)
     if keep.pk == merge.pk:
         raise Conflict(_("A record cannot be merged into itself."), field="into")
     locked = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[keep.pk, merge.pk]).order_by("pk")}
@@ -324,11 +270,7 @@ def player_merge(*, keep: Player, merge: Player, user, reason: str) -> Player:
         except IntegrityError as exc:  # an entry added meanwhile to a tournament of the other record
             raise Conflict(_("Both records are now entered in the same tournament."), field="into") from exc
         moved_user = merge.user if merge.user_id is not None and keep.user_id is None else None
-        if InitialRating.objects.filter(player=keep).exists():
-            InitialRating.objects.filter(player=merge).delete()
-        else:
-            InitialRating.objects.filter(player=merge).update(player=keep)
-        RatingChange.objects.filter(player=merge).delete()
+        signals.player_merged.send(sender=Player, keep=keep, merge=merge)  # ratings: rows, re-rating queued
         merge.merged_into = keep
         merge.active = False
         merge.rating = 0
@@ -345,10 +287,6 @@ def player_merge(*, keep: Player, merge: Player, user, reason: str) -> Player:
             earlier.save(update_fields=["merged_into"])
 
     _touch_tournaments_of(players=[keep, merge])
-
-    from ratings.tasks import rerate_all_task
-
-    transaction.on_commit(lambda: rerate_all_task.delay())
     return keep
 
 
@@ -362,7 +300,7 @@ def _club_fields(fields: dict, *, club: Club | None) -> dict:
         if name not in CLUB_EDITABLE:
             raise ValidationFailed(_("%(field)s cannot be changed here.") % {"field": name}, field=name)
     clean = {
-        name: _text(value, model=Club, field=name, max_length=CLUB_EDITABLE[name], required=name == "name")
+        name: clean_text(value, model=Club, field=name, max_length=CLUB_EDITABLE[name], required=name == "name")
         for name, value in fields.items()
     }
     name = clean.get("name")
@@ -381,8 +319,8 @@ def club_create(*, user, name: str, short_name: str = "", city: str = "", reason
     """Create a club (staff only): ``name`` 1..120 characters, unique (case-insensitive);
     ``short_name`` up to 12; ``city`` up to 60; no control characters. ValidationFailed names the field;
     a name already used (Turkish case rules): Conflict (409) naming ``name``."""
-    _require_staff(user, _("Only federation staff can create clubs."))
-    reason = _reason(reason)
+    require_staff(user, _("Only federation staff can create clubs."))
+    reason = clean_reason_text(reason)
     clean = _club_fields({"name": name, "short_name": short_name, "city": city}, club=None)
     club = Club(**clean)
     with audit_context(action="club.create", user=user, reason=reason):
@@ -400,8 +338,8 @@ def club_create(*, user, name: str, short_name: str = "", city: str = "", reason
 def club_update(*, club: Club, user, reason: str = "", **fields) -> Club:
     """Change ``fields`` (``name``, ``short_name``, ``city``; same rules as :func:`club_create`) of
     ``club`` (staff only) and return it. Nothing changed → nothing saved."""
-    _require_staff(user, _("Only federation staff can edit clubs."))
-    reason = _reason(reason)
+    require_staff(user, _("Only federation staff can edit clubs."))
+    reason = clean_reason_text(reason)
     club = Club.objects.select_for_update().get(pk=club.pk)
     clean = _club_fields(fields, club=club)
     changed = [name for name, value in clean.items() if getattr(club, name) != value]
@@ -410,14 +348,14 @@ def club_update(*, club: Club, user, reason: str = "", **fields) -> Club:
     for name in changed:
         setattr(club, name, clean[name])
     with audit_context(action="club.edit", user=user, reason=reason):
-        _saved(club, changed, unique={"name": _("There is already a club named %(name)s.") % {"name": club.name}})
+        save_fields(club, changed, unique={"name": _("There is already a club named %(name)s.") % {"name": club.name}})
     _touch_tournaments_of(clubs=[club])
     return club
 
 
 def _club_set_active(*, club: Club, user, reason: str, active: bool) -> Club:
-    _require_staff(user, _("Only federation staff can deactivate or activate clubs."))
-    reason = _reason(reason)
+    require_staff(user, _("Only federation staff can deactivate or activate clubs."))
+    reason = clean_reason_text(reason)
     club = Club.objects.select_for_update().get(pk=club.pk)
     if club.active == active:
         return club
@@ -472,8 +410,8 @@ def player_anonymise(*, player: Player, user, reason: str) -> Player:
     Refusals: ``reason`` empty (ValidationFailed, field ``reason``); a record merged into another
     (Conflict: anonymise the record it was merged into). Anonymising twice changes nothing more.
     """
-    _require_staff(user, _("Only federation staff can anonymise players."))
-    reason = _reason(reason, required=True)
+    require_staff(user, _("Only federation staff can anonymise players."))
+    reason = clean_reason_text(reason, required=True)
     player = Player.objects.select_for_update().get(pk=player.pk)
     if player.merged_into_id is not None:
         raise Conflict(_("%(id)s was merged into another record; anonymise that one.") % {"id": player.federation_id})
@@ -503,312 +441,6 @@ def player_anonymise(*, player: Player, user, reason: str) -> Player:
                 imp.save(update_fields=["text"])
     player.refresh_from_db()
     _touch_tournaments_of(players=[player, *Player.objects.filter(merged_into=player)])
-    from ratings.services import rating_list_entries_anonymise  # the names copied onto official rating lists
-
-    rating_list_entries_anonymise(player_ids=[p.pk for p in records])
-    return player
-
-
-# --------------------------------------------------------------------------------------------
-# User accounts, logins of players and per-tournament roles (federation staff)
-# --------------------------------------------------------------------------------------------
-#
-# ``auth.User`` has no history table of its own: what staff do to an account (created, temporary
-# password set, password link sent) is written to Django's admin log (``LogEntry``, shown on the
-# staff user page and in /admin/), with a change message ``"<action>: <detail>"``. Per-tournament roles
-# (``TournamentRole``) and the login of a player (``Player.user``) are tracked models: their history
-# rows carry the action (``role.assign``, ``role.remove``, ``player.link_user``) through audit_context.
-
-#: What a new account is for (:func:`user_create`).
-ACCOUNT_KINDS = ("referee", "organiser", "player")
-
-
-def account_log(*, user, account, action: str, detail: str = "", added: bool = False) -> None:
-    """One admin-log line about ``account``: ``"<action>: <detail>"`` (no line for an anonymous actor)."""
-    from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
-
-    actor = user if getattr(user, "is_authenticated", False) else None
-    if actor is None:
-        return
-    message = f"{action}: {detail}" if detail else action
-    LogEntry.objects.log_actions(actor.pk, [account], ADDITION if added else CHANGE, change_message=message[:500],
-                                 single_object=True)
-
-
-def login_unlock(account) -> None:
-    """Lift django-axes lockouts of ``account``'s user name (after a new password)."""
-    from django.conf import settings
-
-    if getattr(settings, "AXES_ENABLED", False):
-        from axes.utils import reset
-
-        reset(username=account.get_username())
-
-
-def _password(password, *, account) -> str:
-    """``password`` checked by ``AUTH_PASSWORD_VALIDATORS``; ValidationFailed (field ``password``) naming
-    every rule it breaks."""
-    from django.contrib.auth import password_validation
-    from django.core.exceptions import ValidationError
-
-    if not isinstance(password, str) or not password:
-        raise ValidationFailed(_("Give a password."), field="password")
-    if first_control_character(password) is not None:
-        raise ValidationFailed(_("The password contains a control character."), field="password")
-    try:
-        password_validation.validate_password(password, user=account)
-    except ValidationError as exc:
-        raise ValidationFailed(" ".join(str(m) for m in exc.messages), field="password") from exc
-    return password
-
-
-def _email(value, *, account=None) -> str:
-    from django.contrib.auth import get_user_model
-    from django.core.exceptions import ValidationError
-    from django.core.validators import validate_email
-
-    value = (value or "").strip() if isinstance(value, str) else value
-    if value in (None, ""):
-        return ""
-    if not isinstance(value, str) or len(value) > 254:
-        raise ValidationFailed(_("Enter a valid e-mail address."), field="email")
-    try:
-        validate_email(value)
-    except ValidationError as exc:
-        raise ValidationFailed(_("Enter a valid e-mail address."), field="email") from exc
-    others = get_user_model().objects.filter(email__iexact=value)
-    if account is not None:
-        others = others.exclude(pk=account.pk)
-    if others.exists():  # one address, one account: a reset link goes to one person
-        raise ValidationFailed(_("Another account already has the e-mail address %(e)s.") % {"e": value},
-                               field="email")
-    return value
-
-
-def may_manage_login_of(user, account) -> bool:
-    """Staff manage ordinary accounts; a staff or superuser account only a superuser."""
-    if account.is_superuser or account.is_staff or roles.in_group(account, roles.STAFF):
-        return bool(getattr(user, "is_superuser", False))
-    return True
-
-
-@transaction.atomic
-def user_create(
-    *,
-    user,
-    username: str,
-    first_name: str,
-    last_name: str,
-    kind: str,
-    email: str = "",
-    federation_wide: bool = False,
-    password: str = "",
-    player: Player | None = None,
-    tournament=None,
-):
-    """Create a login for a referee, an organiser or a player (federation staff only); returns the user.
-
-    - ``kind`` ``"referee"`` or ``"organiser"``: with ``federation_wide`` the account joins that global
-      group (a referee of every tournament; an organiser who creates and runs any tournament); without,
-      it acts only in the tournaments it is given (``tournament``: a first one, role ``kind``; more with
-      :func:`tournament_role_assign`). ``kind`` ``"player"``: ``player`` is required and gets this login
-      (:func:`player_link_user`); no group, no tournament.
-    - ``password``: a temporary password (checked by the password validators) the person changes after
-      logging in; empty: a random one nobody knows — then ``email`` is required and the caller sends a
-      link to choose one (:func:`user_password_link_send`).
-    - ``username``: Django's rules (letters, digits and @.+-_, at most 150), new in any case; first and
-      last name are required (people are shown by name); ``email`` is optional with a password, unique.
-
-    Every refusal is ValidationFailed (or Conflict) naming the field. Logged in the admin log
-    (``user.create``); the role and the player link in their histories.
-    """
-    import secrets
-
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.models import Group
-    from django.core.exceptions import ValidationError
-
-    User = get_user_model()
-    _require_staff(user, _("Only federation staff can create accounts."))
-    if kind not in ACCOUNT_KINDS:
-        raise ValidationFailed(_("Choose what the account is for."), field="kind")
-    if not isinstance(username, str) or not username.strip():
-        raise ValidationFailed(_("Give a user name."), field="username")
-    username = username.strip()
-    if len(username) > 150:
-        raise ValidationFailed(_("A user name has at most 150 characters."), field="username")
-    try:
-        User.username_validator(username)
-    except ValidationError as exc:
-        raise ValidationFailed(" ".join(str(m) for m in exc.messages), field="username") from exc
-    if User.objects.filter(username__iexact=username).exists():
-        raise ValidationFailed(_("The user name %(u)s is taken.") % {"u": username}, field="username")
-    first_name = _text(first_name, model=User, field="first_name", max_length=150, required=True)
-    last_name = _text(last_name, model=User, field="last_name", max_length=150, required=True)
-    email = _email(email)
-    if kind == "player":
-        if player is None:
-            raise ValidationFailed(_("Give the federation id of the player."), field="player")
-        if tournament is not None:
-            raise ValidationFailed(_("A player's account has no tournament role."), field="tournament")
-        federation_wide = False
-    if not password and not email:
-        raise ValidationFailed(
-            _("Without a temporary password the account needs an e-mail address for the link."), field="email"
-        )
-    account = User(username=username, first_name=first_name, last_name=last_name, email=email)
-    if password:
-        account.set_password(_password(password, account=account))
-    else:  # usable but unknown: the person chooses their own through the e-mailed link (or a reset later)
-        account.set_password(secrets.token_urlsafe(32))
-    try:
-        with transaction.atomic():
-            account.save()
-    except IntegrityError as exc:  # the same name created meanwhile
-        raise ValidationFailed(_("The user name %(u)s is taken.") % {"u": username}, field="username") from exc
-    if federation_wide:
-        account.groups.add(Group.objects.get_or_create(name=kind)[0])
-    detail = kind + (", federation-wide" if federation_wide else "") + (", temporary password" if password else "")
-    account_log(user=user, account=account, action="user.create", detail=detail, added=True)
-    if player is not None:
-        player_link_user(user=user, player=player, account=account)
-    if tournament is not None:
-        tournament_role_assign(user=user, account=account, tournament=tournament, role=kind)
-    return account
-
-
-@transaction.atomic
-def user_set_password(*, user, account, password: str):
-    """Give ``account`` a temporary password (federation staff; a staff or superuser account only a
-    superuser). Checked by the password validators (ValidationFailed, field ``password``); lifts a
-    login lockout of the account; other sessions of the account end. Logged (``password.set``)."""
-    from django.contrib.auth import get_user_model
-
-    _require_staff(user, _("Only federation staff can set passwords."))
-    if not may_manage_login_of(user, account):
-        raise PermissionDenied(_("Only a superuser can set the password of a staff account."))
-    account = get_user_model().objects.select_for_update().get(pk=account.pk)
-    account.set_password(_password(password, account=account))
-    account.save(update_fields=["password"])
-    account_log(user=user, account=account, action="password.set")
-    transaction.on_commit(lambda: login_unlock(account))
-    return account
-
-
-def password_link_context(account, *, domain: str, use_https: bool) -> dict:
-    """What a password link e-mail needs: the one-time link's ``uid`` and ``token`` (Django's
-    ``default_token_generator``: valid ``PASSWORD_RESET_TIMEOUT`` seconds, once), ``domain``, ``protocol``."""
-    from django.contrib.auth.tokens import default_token_generator
-    from django.utils.encoding import force_bytes
-    from django.utils.http import urlsafe_base64_encode
-
-    return {
-        "email": account.email, "domain": domain, "site_name": domain, "user": account,
-        "uid": urlsafe_base64_encode(force_bytes(account.pk)), "token": default_token_generator.make_token(account),
-        "protocol": "https" if use_https else "http",
-    }
-
-
-def send_templated_email(*, subject_template: str, body_template: str, context: dict, to: str) -> None:
-    """Render a subject (one line) and a plain-text body and send them by the Celery job
-    (:func:`federation.tasks.send_email_task`); a mail server error is logged, never shown."""
-    import logging
-
-    from django.conf import settings
-    from django.template import loader
-
-    from federation.tasks import send_email_task
-
-    subject = "".join(loader.render_to_string(subject_template, context).splitlines())
-    body = loader.render_to_string(body_template, context)
-    try:
-        send_email_task.delay(subject, body, settings.DEFAULT_FROM_EMAIL, [to])
-    except Exception:  # noqa: BLE001 - the page answers the same; the log says why no e-mail left
-        logging.getLogger(__name__).exception("e-mail to user %s not sent", context.get("user") and context["user"].pk)
-
-
-def user_password_link_send(*, user, account, domain: str, use_https: bool, new_account: bool = False) -> None:
-    """E-mail ``account`` a one-time link to choose a password (federation staff). ``new_account``: the
-    text welcomes a new account; otherwise it is a password reset. The account needs an e-mail address
-    and must be active (ValidationFailed / Conflict). Logged (``password.link``)."""
-    _require_staff(user, _("Only federation staff can send password links."))
-    if not account.email:
-        raise ValidationFailed(_("This account has no e-mail address."), field="email")
-    if not account.is_active:
-        raise Conflict(_("This account is deactivated."))
-    context = password_link_context(account, domain=domain, use_https=use_https)
-    name = "account_created" if new_account else "password_reset"
-    send_templated_email(subject_template=f"registration/{name}_subject.txt",
-                         body_template=f"registration/{name}_email.html", context=context, to=account.email)
-    account_log(user=user, account=account, action="password.link", detail=account.email)
-
-
-@transaction.atomic
-def tournament_role_assign(*, user, account, tournament, role: str, reason: str = ""):
-    """Make ``account`` organiser or referee (``role``) of ``tournament`` (federation staff); returns the
-    :class:`~tournaments.models.TournamentRole`. Refused: an unknown role (ValidationFailed, field
-    ``role``), an archived tournament or a role the account has already there (Conflict). Recorded in the
-    tournament's history (``role.assign``)."""
-    from tournaments.models import TournamentRole
-
-    _require_staff(user, _("Only federation staff can assign tournament roles."))
-    if role not in TournamentRole.Role.values:
-        raise ValidationFailed(_("Choose organiser or referee."), field="role")
-    reason = _reason(reason)
-    if tournament.archived_at is not None:
-        raise Conflict(_("%(t)s is archived.") % {"t": tournament.name}, field="tournament")
-    label = TournamentRole.Role(role).label
-    if TournamentRole.objects.filter(tournament=tournament, user=account, role=role).exists():
-        raise Conflict(_("%(u)s is already %(role)s of %(t)s.") % {"u": account.get_username(), "role": label,
-                                                                     "t": tournament.name}, field="tournament")
-    with audit_context(action="role.assign", user=user, reason=reason, tournament_id=tournament.pk):
-        try:
-            with transaction.atomic():
-                return TournamentRole.objects.create(tournament=tournament, user=account, role=role)
-        except IntegrityError as exc:  # assigned meanwhile
-            raise Conflict(_("%(u)s is already %(role)s of %(t)s.") % {"u": account.get_username(), "role": label,
-                                                                         "t": tournament.name},
-                           field="tournament") from exc
-
-
-@transaction.atomic
-def tournament_role_remove(*, user, role, reason: str = "") -> None:
-    """Take a per-tournament role away (federation staff). Recorded in the tournament's history
-    (``role.remove``); already gone: nothing to do."""
-    from tournaments.models import TournamentRole
-
-    _require_staff(user, _("Only federation staff can remove tournament roles."))
-    reason = _reason(reason)
-    row = TournamentRole.objects.select_for_update().filter(pk=role.pk).first()
-    if row is None:
-        return
-    with audit_context(action="role.remove", user=user, reason=reason, tournament_id=row.tournament_id):
-        row.delete()
-
-
-@transaction.atomic
-def player_link_user(*, user, player: Player, account, reason: str = "") -> Player:
-    """Give ``player`` the login ``account`` (None: take it away) — federation staff. The player then
-    sees their next board and results (and their own personal data). Refused (Conflict): a merged
-    record, a player with another login, an account that is already another player's. Recorded in the
-    player's change history (``player.link_user``)."""
-    _require_staff(user, _("Only federation staff can link logins to players."))
-    reason = _reason(reason)
-    player = Player.objects.select_for_update().get(pk=player.pk)
-    if player.merged_into_id is not None:
-        raise Conflict(_("%(id)s was merged into another record; use that one.") % {"id": player.federation_id},
-                       field="player")
-    if account is not None:
-        if player.user_id is not None and player.user_id != account.pk:
-            raise Conflict(_("%(p)s already has another login.") % {"p": player.full_name}, field="player")
-        other = Player.objects.filter(user=account).exclude(pk=player.pk).first()
-        if other is not None:
-            raise Conflict(_("This account is already the login of %(p)s (%(id)s).")
-                           % {"p": other.full_name, "id": other.federation_id}, field="player")
-    new_id = account.pk if account is not None else None
-    if player.user_id == new_id:
-        return player
-    player.user = account
-    with audit_context(action="player.link_user", user=user, reason=reason):
-        _saved(player, ["user"], unique={"user": _("This account is already another player's login.")})
+    # the names copied elsewhere (ratings: the official rating lists)
+    signals.players_anonymised.send(sender=Player, player_ids=[p.pk for p in records])
     return player

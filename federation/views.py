@@ -16,7 +16,7 @@ from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from federation import privacy, roles, services
+from federation import accounts, privacy, roles, services, signals
 from federation.collation import player_sort_key, turkish_sort_key
 from federation.error_views import forbidden
 from federation.errors import ApplicationError
@@ -29,7 +29,6 @@ from federation.selectors import (
     player_search_q,
 )
 from federation.selectors import player_next_federation_id
-from ratings.views import player_rating_context
 
 
 def player_list(request):
@@ -80,7 +79,7 @@ def _player_context(request, player: Player, *, merge_form: PlayerMergeForm | No
     entries = player.entries.select_related("tournament").order_by("-tournament__start_date")
     if not roles.is_staff(request.user):  # the publish gate: archived tournaments are staff-only
         entries = entries.filter(tournament__archived_at__isnull=True)
-    context = {"player": player, "entries": entries, **player_rating_context(player),
+    context = {"player": player, "entries": entries, **signals.answers(signals.player_page_shown, player=player),
                # KVKK: birth year and sex for staff and the player's own account; the age category for all
                "sees_personal": privacy.sees_personal_data(request.user, player),
                "own_record": player.user_id is not None and player.user_id == request.user.pk}
@@ -472,8 +471,8 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     def form_valid(self, form):
         response = super().form_valid(form)
         account = form.user
-        services.account_log(user=account, account=account, action="password.reset")
-        services.login_unlock(account)
+        accounts.account_log(user=account, account=account, action="password.reset")
+        accounts.login_unlock(account)
         return response
 
 
@@ -484,7 +483,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
     def form_valid(self, form):
         response = super().form_valid(form)
-        services.login_unlock(form.user)
+        accounts.login_unlock(form.user)
         return response
 
 
@@ -504,7 +503,7 @@ def _staff_only(request):
 
 def user_list(request):
     """``/staff/users/``: every account with its roles and player; filter by text and role; 50 a page."""
-    from federation.selectors import user_list as accounts
+    from federation.selectors import user_list as account_list
 
     refused = _staff_only(request)
     if refused:
@@ -513,14 +512,14 @@ def user_list(request):
     role = request.GET.get("role") or ""
     if role not in (roles.STAFF, roles.ORGANISER, roles.REFEREE, "player"):
         role = ""
-    page = Paginator(accounts(q=q, role=role), 50).get_page(request.GET.get("page"))
+    page = Paginator(account_list(q=q, role=role), 50).get_page(request.GET.get("page"))
     query = urlencode({k: v for k, v in (("q", q), ("role", role)) if v})
     return render(request, "federation/users.html", {"page": page, "q": q, "role": role, "query": query})
 
 
 def user_create(request):
     """``/staff/users/new/``: create a referee's, an organiser's or a player's account
-    (:func:`federation.services.user_create`); then a link to choose a password is e-mailed, or the
+    (:func:`federation.accounts.user_create`); then a link to choose a password is e-mailed, or the
     temporary password given is told to the person."""
     from django.db import transaction
 
@@ -535,7 +534,7 @@ def user_create(request):
         send_link = data["password_mode"] == "link"
         try:
             with transaction.atomic():
-                account = services.user_create(
+                account = accounts.user_create(
                     user=request.user, username=data["username"], first_name=data["first_name"],
                     last_name=data["last_name"], email=data["email"], kind=data["kind"],
                     federation_wide=data["federation_wide"], password="" if send_link else data["password"],
@@ -545,7 +544,7 @@ def user_create(request):
             _form_errors(form, exc)
         else:
             if send_link:
-                services.user_password_link_send(user=request.user, account=account, domain=request.get_host(),
+                accounts.user_password_link_send(user=request.user, account=account, domain=request.get_host(),
                                                  use_https=request.is_secure(), new_account=True)
                 messages.success(request, _("Account %(u)s created. A link to choose a password was e-mailed to "
                                             "%(e)s.") % {"u": account.username, "e": account.email})
@@ -580,7 +579,7 @@ def user_detail(request, user_id: int, *, forms: dict | None = None, status: int
         "account": account, "player": player,
         "groups": sorted(account.groups.values_list("name", flat=True)),
         "account_is_staff": roles.is_staff(account),
-        "may_set_password": services.may_manage_login_of(request.user, account),
+        "may_set_password": accounts.may_manage_login_of(request.user, account),
         "tournament_roles": list(account.tournament_roles.select_related("tournament")
                                  .order_by("-tournament__start_date", "tournament__name")),
         "role_form": forms.get("role") or TournamentRoleForm(),
@@ -603,7 +602,7 @@ def user_role_add(request, user_id: int):
     form = TournamentRoleForm(request.POST)
     if form.is_valid():
         try:
-            row = services.tournament_role_assign(user=request.user, account=account,
+            row = accounts.tournament_role_assign(user=request.user, account=account,
                                                   tournament=form.cleaned_data["tournament"],
                                                   role=form.cleaned_data["role"])
         except ApplicationError as exc:
@@ -626,7 +625,7 @@ def user_role_remove(request, user_id: int, role_id: int):
     row = get_object_or_404(TournamentRole.objects.select_related("tournament"), pk=role_id, user=account)
     form = ReasonForm(request.POST)
     try:
-        services.tournament_role_remove(user=request.user, role=row,
+        accounts.tournament_role_remove(user=request.user, role=row,
                                         reason=form.cleaned_data["reason"] if form.is_valid() else "")
     except ApplicationError as exc:
         messages.error(request, exc.message)
@@ -647,7 +646,7 @@ def user_password_set(request, user_id: int):
     form = SetPasswordForm(account, request.POST)
     if form.is_valid():
         try:
-            services.user_set_password(user=request.user, account=account, password=form.cleaned_data["new_password1"])
+            accounts.user_set_password(user=request.user, account=account, password=form.cleaned_data["new_password1"])
         except ApplicationError as exc:
             form.add_error("new_password1" if exc.field == "password" else None, exc.message)
         else:
@@ -664,7 +663,7 @@ def user_password_link(request, user_id: int):
         return refused
     account = _account(user_id)
     try:
-        services.user_password_link_send(user=request.user, account=account, domain=request.get_host(),
+        accounts.user_password_link_send(user=request.user, account=account, domain=request.get_host(),
                                          use_https=request.is_secure())
     except ApplicationError as exc:
         messages.error(request, exc.message)
@@ -690,9 +689,9 @@ def user_player_link(request, user_id: int):
         try:
             with transaction.atomic():  # moving the login to another player: both or neither
                 if current is not None and (new is None or new.pk != current.pk):
-                    services.player_link_user(user=request.user, player=current, account=None)
+                    accounts.player_link_user(user=request.user, player=current, account=None)
                 if new is not None:
-                    services.player_link_user(user=request.user, player=new, account=account)
+                    accounts.player_link_user(user=request.user, player=new, account=account)
         except ApplicationError as exc:
             _form_errors(form, exc)
         else:

@@ -17,7 +17,9 @@ from rest_framework.views import APIView
 
 from federation.api_views import StrictInputSerializer, error_responses, player_get, validated_input
 from federation.drf import Pagination
+from federation.privacy import AGE_GROUPS
 from ratings import selectors
+from ratings.lists import selectors as list_selectors
 
 STATUS_HELP = '"unrated", "provisional" (fewer than 30 rated sets) or "established".'
 
@@ -34,7 +36,7 @@ class RatingListInputSerializer(serializers.Serializer):
     sex = serializers.ChoiceField(choices=["m", "f"], required=False, allow_blank=True,
                                   help_text="Federation staff only (personal data): others get 403.")
     age = serializers.ChoiceField(
-        choices=list(selectors.AGE_GROUPS), required=False, allow_blank=True,
+        choices=list(AGE_GROUPS), required=False, allow_blank=True,
         help_text="Age group: age = year - birth year; u12 = 12 or younger, 50plus = 50 or older.",
     )
     year = serializers.IntegerField(required=False, min_value=1900, max_value=2100,
@@ -299,7 +301,7 @@ class OfficialListPageSerializer(serializers.Serializer):
 
 class OfficialListEntriesInputSerializer(serializers.Serializer):
     category = serializers.ChoiceField(
-        choices=list(selectors.AGE_GROUPS), required=False, allow_blank=True,
+        choices=list(AGE_GROUPS), required=False, allow_blank=True,
         help_text="Age group as on the rating list: u12 = U12 and younger, 50plus = 50+ and older; open = all.",
     )
     active = serializers.BooleanField(required=False, allow_null=True, default=None,
@@ -321,9 +323,9 @@ class OfficialListWithdrawInputSerializer(serializers.Serializer):
 
 def _official_page(view, request, rating_list, staff: bool) -> Response:
     data = validated_input(OfficialListEntriesInputSerializer, request.query_params)
-    filters = selectors.ListEntryFilters(category=data.get("category") or "", active=data.get("active"))
+    filters = list_selectors.ListEntryFilters(category=data.get("category") or "", active=data.get("active"))
     paginator = view.pagination_class()
-    page = paginator.paginate_queryset(selectors.rating_list_entries(rating_list, filters), request, view=view)
+    page = paginator.paginate_queryset(list_selectors.rating_list_entries(rating_list, filters), request, view=view)
     return Response({
         "list": OfficialListSerializer(rating_list, context={"staff": staff}).data,
         "count": paginator.count, "next": paginator.get_next_link(), "previous": paginator.get_previous_link(),
@@ -334,7 +336,7 @@ def _official_page(view, request, rating_list, staff: bool) -> Response:
 def _list_on(on):
     from federation.errors import NotFound
 
-    rating_list = selectors.rating_list_for_date(on)
+    rating_list = list_selectors.rating_list_for_date(on)
     if rating_list is None:
         raise NotFound(_("No official rating list of %(d)s.") % {"d": on.isoformat()}, field="date")
     return rating_list
@@ -354,7 +356,7 @@ class OfficialListArchiveApi(APIView):
         from federation.drf import Pagination
 
         paginator = Pagination()
-        page = paginator.paginate_queryset(selectors.rating_list_archive(), request, view=self)
+        page = paginator.paginate_queryset(list_selectors.rating_list_archive(), request, view=self)
         return paginator.get_paginated_response(
             OfficialListSerializer(page, many=True, context={"staff": roles.is_staff(request.user)}).data
         )
@@ -372,15 +374,15 @@ class OfficialListArchiveApi(APIView):
         from rest_framework import status
 
         from federation.api_views import _require_staff
-        from ratings import services
+        from ratings.lists import services as list_services
 
         _require_staff(request.user, _("Only federation staff can publish rating lists."))
         data = validated_input(OfficialListPublishInputSerializer, request.data)
-        rating_list = services.rating_list_publish(
-            published_on=data.get("published_on") or services.rating_list_default_date(), user=request.user,
+        rating_list = list_services.rating_list_publish(
+            published_on=data.get("published_on") or list_services.rating_list_default_date(), user=request.user,
             title=data.get("title", ""), note=data.get("note", ""),
         )
-        rating_list = selectors.rating_list_for_date(rating_list.published_on, list_id=rating_list.pk)
+        rating_list = list_selectors.rating_list_for_date(rating_list.published_on, list_id=rating_list.pk)
         return Response(OfficialListSerializer(rating_list, context={"staff": True}).data, status=status.HTTP_201_CREATED)
 
 
@@ -400,7 +402,7 @@ class OfficialListCurrentApi(APIView):
         from federation import roles
         from federation.errors import NotFound
 
-        rating_list = selectors.rating_list_current()
+        rating_list = list_selectors.rating_list_current()
         if rating_list is None:
             raise NotFound(_("No official rating list has been published yet."))
         return _official_page(self, request, rating_list, roles.is_staff(request.user))
@@ -441,13 +443,13 @@ class OfficialListWithdrawApi(APIView):
     def post(self, request, on):
         from federation.api_views import _require_staff
         from federation.errors import NotFound
-        from ratings import services
+        from ratings.lists import services as list_services
 
         _require_staff(request.user, _("Only federation staff can withdraw rating lists."))
         rating_list = _list_on(on)
         if not rating_list.in_force:
             raise NotFound(_("No official rating list of %(d)s is in force.") % {"d": on.isoformat()}, field="date")
         data = validated_input(OfficialListWithdrawInputSerializer, request.data)
-        services.rating_list_withdraw(rating_list=rating_list, user=request.user, reason=data["reason"])
-        rating_list = selectors.rating_list_for_date(on, list_id=rating_list.pk)
+        list_services.rating_list_withdraw(rating_list=rating_list, user=request.user, reason=data["reason"])
+        rating_list = list_selectors.rating_list_for_date(on, list_id=rating_list.pk)
         return Response(OfficialListSerializer(rating_list, context={"staff": True}).data)

@@ -5,7 +5,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ratings.services import LIST_REASON_MAX_LENGTH, rating_list_default_date
+from ratings.lists.services import LIST_REASON_MAX_LENGTH, rating_list_default_date
 
 
 class RatingListPublishForm(forms.Form):

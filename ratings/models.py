@@ -170,7 +170,7 @@ class RatingParameterSet(models.Model):
     """A parameter set of the federation's rating system (docs/ratings.md, "Tuning and adoption").
 
     ``system`` names the engine system (``"margin"`` = the federation's rating, see
-    :func:`ratings.services.rating_system`); ``params`` the keyword arguments of its params dataclass
+    :func:`ratings.parameters.selectors.rating_system`); ``params`` the keyword arguments of its params dataclass
     (JSON object; the engine validates them). ``report`` is what produced the set (``rating_tune``'s
     JSON: held-out log loss, sets, split) or ``{}`` for a set entered by hand. Every value lies in its
     admitted range (``ratings.engine.parameters``). ``rerating_failed_at`` / ``rerating_error``: when and
@@ -314,7 +314,7 @@ class RatingListEntry(models.Model):
     activity window before the list date; ``change`` the difference to the player's rating on the
     previous list in force (None when the player was not on it); ``rank`` the place among the
     listed players in order of rating (None for inactive players, who are listed but not ranked);
-    ``category`` the age category code of :data:`ratings.selectors.AGE_GROUPS` at the list's year
+    ``category`` the age category code of :data:`federation.privacy.AGE_GROUPS` at the list's year
     (``"open"`` when unknown). Name, club and city are copied so the list reads as published.
     """
 

@@ -10,7 +10,7 @@ by ``ratings.urls_api``:
 Anonymous → 401, not staff → 403; errors are ``{"error": {"code", "message", "field"}}`` (a bad
 parameter or a value outside its admitted range, ``ratings.engine.parameters``: 400, field ``params``,
 the message naming it and saying why; a missing reason: 400, field ``reason``).
-Writes call :mod:`ratings.services`, reads :func:`ratings.selectors.parameter_overview`.
+Writes call :mod:`ratings.parameters.services`, reads :func:`ratings.parameters.selectors.parameter_overview`.
 """
 from __future__ import annotations
 
@@ -24,9 +24,10 @@ from rest_framework.views import APIView
 from federation import roles
 from federation.api_views import StrictInputSerializer, error_responses, validated_input
 from federation.errors import NotFound, PermissionDenied
-from ratings import selectors, services
+from ratings.parameters import selectors as parameter_selectors
+from ratings.parameters import services as parameter_services
 from ratings.models import RatingParameterSet
-from ratings.parameter_checks import latest_rerating_failure
+from ratings.parameters.rerating import latest_rerating_failure
 
 
 def _require_staff(user) -> None:
@@ -126,7 +127,7 @@ class _ParamsField(serializers.JSONField):
 
 
 class ParameterSetCreateInputSerializer(StrictInputSerializer):
-    label = serializers.CharField(max_length=services.PARAMETER_LABEL_MAX_LENGTH)
+    label = serializers.CharField(max_length=parameter_services.PARAMETER_LABEL_MAX_LENGTH)
     params = _ParamsField()
 
 
@@ -136,7 +137,7 @@ class ParameterReasonInputSerializer(StrictInputSerializer):
                                              "rows).")
 
 
-def _overview_body(overview: selectors.ParameterOverview) -> dict:
+def _overview_body(overview: parameter_selectors.ParameterOverview) -> dict:
     return {
         "system": overview.system, "defaults": overview.defaults, "in_force": overview.in_force,
         "params": {row.name: row.value for row in overview.rows}, "rerating": overview.rerating.as_dict(),
@@ -155,7 +156,7 @@ class RatingParametersApi(APIView):
                    responses={200: ParameterOverviewSerializer, **error_responses(401, 403)})
     def get(self, request):
         _require_staff(request.user)
-        return Response(ParameterOverviewSerializer(_overview_body(selectors.parameter_overview())).data)
+        return Response(ParameterOverviewSerializer(_overview_body(parameter_selectors.parameter_overview())).data)
 
     @extend_schema(
         operation_id="ratings_parameters_create", tags=["ratings"], request=ParameterSetCreateInputSerializer,
@@ -167,7 +168,7 @@ class RatingParametersApi(APIView):
     def post(self, request):
         _require_staff(request.user)
         data = validated_input(ParameterSetCreateInputSerializer, request.data)
-        row = services.rating_parameters_create(label=data["label"], params=data["params"], user=request.user)
+        row = parameter_services.rating_parameters_create(label=data["label"], params=data["params"], user=request.user)
         return Response(ParameterSetSerializer(row).data, status=status.HTTP_201_CREATED)
 
 
@@ -196,7 +197,7 @@ class RatingParametersAdoptApi(APIView):
         _require_staff(request.user)
         row = _parameter_set_get(pk)
         data = validated_input(ParameterReasonInputSerializer, request.data)
-        adopted = services.rating_parameters_adopt(parameter_set=row, user=request.user, reason=data["reason"])
+        adopted = parameter_services.rating_parameters_adopt(parameter_set=row, user=request.user, reason=data["reason"])
         return Response(ParameterSetSerializer(adopted).data)
 
 
@@ -214,5 +215,5 @@ class RatingParametersRevertApi(APIView):
     def post(self, request):
         _require_staff(request.user)
         data = validated_input(ParameterReasonInputSerializer, request.data)
-        retired = services.rating_parameters_revert_to_defaults(user=request.user, reason=data["reason"])
+        retired = parameter_services.rating_parameters_revert_to_defaults(user=request.user, reason=data["reason"])
         return Response(ParameterSetSerializer(retired).data)

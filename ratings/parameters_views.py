@@ -20,16 +20,17 @@ from federation import roles
 from federation.error_views import forbidden
 from federation.errors import ApplicationError
 from federation.forms import reason_field
-from ratings import selectors, services
+from ratings.parameters import selectors as parameter_selectors
+from ratings.parameters import services as parameter_services
 from ratings.models import RatingParameterSet
-from ratings.parameter_checks import latest_rerating_failure
+from ratings.parameters.rerating import latest_rerating_failure
 
 
 class ParameterSetForm(forms.Form):
     """A parameter set entered by hand: a label and a JSON object of parameters (those left out take
     the shipped defaults)."""
 
-    label = forms.CharField(label=gettext_lazy("Label"), max_length=services.PARAMETER_LABEL_MAX_LENGTH)
+    label = forms.CharField(label=gettext_lazy("Label"), max_length=parameter_services.PARAMETER_LABEL_MAX_LENGTH)
     params = forms.CharField(
         label=gettext_lazy("Parameters (JSON)"), widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
         help_text=gettext_lazy('Name and value of each parameter, e.g. {"tau": 0.9, "margin_weight": 0.9}; '
@@ -117,7 +118,7 @@ def parameters_page(request, *, forms_by_key: dict | None = None, status: int = 
     if refused:
         return refused
     forms_by_key = forms_by_key or {}
-    overview = selectors.parameter_overview()
+    overview = parameter_selectors.parameter_overview()
     candidates = []
     for row in overview.candidates:
         candidates.append({
@@ -143,14 +144,14 @@ def _field_error(form: forms.Form, exc: ApplicationError) -> None:
 
 @require_POST
 def parameters_create(request):
-    """Save a candidate set entered by hand (:func:`ratings.services.rating_parameters_create`)."""
+    """Save a candidate set entered by hand (:func:`ratings.parameters.services.rating_parameters_create`)."""
     refused = _staff_only(request)
     if refused:
         return refused
     form = ParameterSetForm(request.POST)
     if form.is_valid():
         try:
-            row = services.rating_parameters_create(label=form.cleaned_data["label"], params=form.cleaned_data["params"],
+            row = parameter_services.rating_parameters_create(label=form.cleaned_data["label"], params=form.cleaned_data["params"],
                                                     user=request.user)
         except ApplicationError as exc:
             _field_error(form, exc)
@@ -163,14 +164,14 @@ def parameters_create(request):
 
 @require_POST
 def parameters_adopt(request, pk: int):
-    """Adopt a set (:func:`ratings.services.rating_parameters_adopt`); a full re-rating follows."""
+    """Adopt a set (:func:`ratings.parameters.services.rating_parameters_adopt`); a full re-rating follows."""
     refused = _staff_only(request)
     if refused:
         return refused
     row = get_object_or_404(RatingParameterSet, pk=pk)
     return _reason_form_post(
         request, AdoptForm(request.POST, prefix=f"adopt-{pk}"), ("adopt", pk),
-        lambda reason: services.rating_parameters_adopt(parameter_set=row, user=request.user, reason=reason),
+        lambda reason: parameter_services.rating_parameters_adopt(parameter_set=row, user=request.user, reason=reason),
         lambda adopted: _("Parameter set %(label)s is in force. The whole rating history is being re-rated with it.")
         % {"label": adopted.label},
     )
@@ -195,13 +196,13 @@ def _reason_form_post(request, form, key, action, success):
 
 @require_POST
 def parameters_revert(request):
-    """Return to the shipped defaults (:func:`ratings.services.rating_parameters_revert_to_defaults`)."""
+    """Return to the shipped defaults (:func:`ratings.parameters.services.rating_parameters_revert_to_defaults`)."""
     refused = _staff_only(request)
     if refused:
         return refused
     return _reason_form_post(
         request, AdoptForm(request.POST, prefix="revert"), "revert",
-        lambda reason: services.rating_parameters_revert_to_defaults(user=request.user, reason=reason),
+        lambda reason: parameter_services.rating_parameters_revert_to_defaults(user=request.user, reason=reason),
         lambda _result: _("The shipped defaults are in force again. The whole rating history is being re-rated "
                           "with them."),
     )

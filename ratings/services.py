@@ -1,7 +1,7 @@
 """Writes of the national rating: rate tournaments with the pure engine and store the result.
 
 Every rating run computes the whole history with :func:`ratings.engine.rate_events` (the federation's
-system, :func:`rating_system`: the adopted :class:`~ratings.models.RatingParameterSet` over the engine's
+system, :func:`ratings.parameters.selectors.rating_system`: the adopted :class:`~ratings.models.RatingParameterSet` over the engine's
 shipped defaults, docs/ratings.md) from each player's
 :class:`~ratings.models.InitialRating`; the pure run is cheap and exact, so a partial re-rating always
 equals a full one (measured on SQLite: the 84-event simulated league, 10,909 sets, is re-rated from
@@ -12,7 +12,7 @@ scratch with every row written in 2.5 s; re-rating its last event takes 0.7 s). 
   plus ``Player.rating``; the hook of "publish final standings" (``ratings.tasks.rate_tournament_task``);
 - :func:`ratings_recompute_all` — everything from scratch (``manage.py rerate_all``).
 
-Rated tournaments: finished, final standings published (:func:`ratings.selectors.rateable_tournaments`).
+Rated tournaments: finished, final standings published (:func:`ratings.inputs.rateable_tournaments`).
 Idempotent: running any of them twice leaves the same rows.
 """
 from __future__ import annotations
@@ -25,14 +25,16 @@ from typing import Callable
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from federation.models import Player
 from federation.versions import bump_on_commit
-from ratings import selectors
-from ratings.engine import FEDERATION_SYSTEM, UNRATED, RatingRun, RatingSystem, federation_system, rate_events
+from ratings.engine import FEDERATION_SYSTEM, RatingRun, rate_events
+from ratings.engine.federation import stored_rating
+from ratings.inputs import EventInput, event_key, players_in, rateable_tournaments, rating_inputs
 from ratings.models import InitialRating, RatingChange, RatingEvent, RatingGameLine
+from ratings.parameters.selectors import rating_system
 from tournaments.models import Tournament
+from tournaments.publication import is_rateable
 
 _LOCK_KEY = 0x4D414E47  # "MANG": one rating run at a time (PostgreSQL advisory lock)
 _SCORE = {1.0: Decimal("1"), 0.5: Decimal("0.5"), 0.0: Decimal("0")}
@@ -51,14 +53,9 @@ class RatingSummary:
         return {"events": list(self.events), "rated_sets": self.rated_sets, "players_updated": self.players_updated}
 
 
-def rating_system() -> RatingSystem:
-    """The federation's rating system (:func:`ratings.engine.federation_system`) with the parameters of
-    the :class:`~ratings.models.RatingParameterSet` in force, else the engine's shipped defaults. One
-    query (every rating run and the rating list page call it)."""
-    return federation_system(selectors.rating_parameters_in_force())
-
-
-def _lock() -> None:
+def lock_ratings() -> None:
+    """Hold the rating run's lock until the transaction ends (PostgreSQL advisory lock; nothing elsewhere):
+    one rating run at a time, and no reader of a half-written run."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cur:
             cur.execute("SELECT pg_advisory_xact_lock(%s)", [_LOCK_KEY])
@@ -116,8 +113,8 @@ def _initial_ratings(player_ids: set) -> dict[int, float]:
     return {pid: float(r) for pid, r in known.items() if r > 0}
 
 
-def _run(inputs: list[selectors.EventInput]) -> RatingRun:
-    initial = _initial_ratings(selectors.players_in(inputs))
+def _run(inputs: list[EventInput]) -> RatingRun:
+    initial = _initial_ratings(players_in(inputs))
     return rate_events([i.event for i in inputs], rating_system(), initial=initial, history=True)
 
 
@@ -129,13 +126,13 @@ _LINE_COLUMNS = ["change_id", "set_result_id", "opponent_id", "opponent_rating",
                  "expected", "delta"]
 
 
-def _event_rows(inp: selectors.EventInput, entries: dict, now: dt.datetime):
+def _event_rows(inp: EventInput, entries: dict, now: dt.datetime):
     """One event's rows from the engine's history ``entries`` (player id -> its entry of this event):
     the event's values (``_EVENT_COLUMNS`` without ``id``), its changes (player id, values of
     ``_CHANGE_COLUMNS`` after ``event_id``; by player id) and its lines (player id, values of
     ``_LINE_COLUMNS`` after ``change_id``; in the order of the event's sets, each set's player A first)."""
     ev = inp.event
-    event = (inp.tournament.pk, ev.date, now, FEDERATION_SYSTEM, len(ev.sets), len(selectors.players_in([inp])),
+    event = (inp.tournament.pk, ev.date, now, FEDERATION_SYSTEM, len(ev.sets), len(players_in([inp])),
              inp.forfeits, inp.byes, inp.unrated_matches, inp.matches_without_sets)
     changes = [
         (pid, (pid, ev.date, h.rating_before, h.rating_after, h.status_before, h.status_after, len(h.lines)))
@@ -157,7 +154,7 @@ def _event_rows(inp: selectors.EventInput, entries: dict, now: dt.datetime):
 
 
 def _write_events(
-    todo: list[selectors.EventInput], run: RatingRun, now: dt.datetime,
+    todo: list[EventInput], run: RatingRun, now: dt.datetime,
     progress: Callable[[int, int, RatingEvent], None] | None = None, *, method: str | None = None,
 ) -> list[RatingEvent]:
     """Store the rows of the events ``todo`` from ``run`` (the events must not have rows yet): one
@@ -223,15 +220,9 @@ def _write_events(
     return events
 
 
-def _write_event(inp: selectors.EventInput, run: RatingRun, now: dt.datetime) -> RatingEvent:
+def _write_event(inp: EventInput, run: RatingRun, now: dt.datetime) -> RatingEvent:
     """Store one event's rows from ``run`` (the event must not have rows yet); see :func:`_write_events`."""
     return _write_events([inp], run, now)[0]
-
-
-def _player_rating(status: str, rating: float) -> int:
-    if status == UNRATED:
-        return 0
-    return max(0, min(4000, int(rating + 0.5)))
 
 
 def _update_players(run: RatingRun, *, method: str | None = None) -> int:
@@ -244,7 +235,7 @@ def _update_players(run: RatingRun, *, method: str | None = None) -> int:
     want = {}
     for pid, r0 in base.items():
         pr = run.ratings.get(pid)
-        want[pid] = r0 if pr is None else _player_rating(pr.status, pr.rating)
+        want[pid] = r0 if pr is None else stored_rating(pr.status, pr.rating)
     if method == "copy":
         with connection.cursor() as cur:
             cur.execute("CREATE TEMPORARY TABLE rating_wanted (player_id integer PRIMARY KEY, rating integer NOT NULL) "
@@ -289,9 +280,9 @@ def _key_q(key: tuple[dt.date, int]) -> Q:
 def _rewrite_from(key: tuple[dt.date, int] | None, progress: Callable[[int, int, RatingEvent], None] | None) -> RatingSummary:
     """Run the whole history; replace the stored rows of every event at or after ``key`` (all when None)
     and of any earlier event whose stored rows do not match the rated tournaments; update players."""
-    _lock()
-    tournaments = selectors.rateable_tournaments()
-    inputs = selectors.rating_inputs(tournaments)
+    lock_ratings()
+    tournaments = rateable_tournaments()
+    inputs = rating_inputs(tournaments)
     run = _run(inputs)
     stored = {tid: (period, tid) for tid, period in RatingEvent.objects.values_list("tournament_id", "period")}
     wanted = {i.tournament.pk: (i.event.date, i.tournament.pk) for i in inputs}
@@ -326,15 +317,15 @@ def tournament_rate(*, tournament: Tournament) -> RatingEvent | None:
     :func:`ratings_recompute_from` for those). Returns None (and removes a stored event) when the
     tournament is not rated: not finished or final standings not published.
     """
-    _lock()
+    lock_ratings()
     tournament = Tournament.objects.get(pk=tournament.pk)
     RatingEvent.objects.filter(tournament=tournament).delete()
-    if not selectors.is_rateable(tournament):
+    if not is_rateable(tournament):
         bump_on_commit("ratings")
         return None
-    key = selectors.event_key(tournament)
-    upto = [t for t in selectors.rateable_tournaments() if selectors.event_key(t) <= key]
-    inputs = selectors.rating_inputs(upto)
+    key = event_key(tournament)
+    upto = [t for t in rateable_tournaments() if event_key(t) <= key]
+    inputs = rating_inputs(upto)
     run = _run(inputs)
     bump_on_commit("ratings")
     return _write_event(inputs[-1], run, timezone.now())
@@ -346,9 +337,9 @@ def ratings_recompute_from(*, tournament: Tournament) -> RatingSummary:
     scratch and update ``Player.rating``. A tournament that is no longer rated (e.g. re-opened) loses
     its rows. Idempotent; the result equals :func:`ratings_recompute_all`.
     """
-    _lock()  # first: the rows read below must not change before the run holds the lock
+    lock_ratings()  # first: the rows read below must not change before the run holds the lock
     tournament = Tournament.objects.get(pk=tournament.pk)
-    key = selectors.event_key(tournament)
+    key = event_key(tournament)
     old = RatingEvent.objects.filter(tournament=tournament).values_list("period", flat=True).first()
     if old is not None and (old, tournament.pk) < key:
         key = (old, tournament.pk)
@@ -364,437 +355,9 @@ def ratings_recompute_all(*, progress: Callable[[int, int, RatingEvent], None] |
     The rows are written in bulk (:func:`_write_events`: COPY on PostgreSQL, batched ``bulk_create``
     elsewhere). Measured (docs/performance.md, "National scale"): 1,000,000 sets of 50,000 players in
     59 s on PostgreSQL at a load of 8 on two cores, of which the engine 12.5 s and writing the rows 31 s."""
-    _lock()  # before the first write: a DELETE holding row locks while waiting for the lock deadlocked
+    lock_ratings()  # before the first write: a DELETE holding row locks while waiting for the lock deadlocked
     _delete_events(RatingEvent.objects.all())
     bump_on_commit("ratings")
     return _rewrite_from(None, progress)
 
 
-# --------------------------------------------------------------------------------------------
-# Official rating lists
-# --------------------------------------------------------------------------------------------
-
-#: Longest reason for withdrawing a list, and longest note of a list.
-LIST_REASON_MAX_LENGTH = 500
-
-
-def rating_list_default_date(today: dt.date | None = None) -> dt.date:
-    """The date a new official list gets unless staff choose another: the first day of the current
-    month (lists are monthly by default)."""
-    today = today or timezone.localdate()
-    return today.replace(day=1)
-
-
-def _require_list_staff(user, message: str) -> None:
-    """Staff only; ``user=None`` is the system (the monthly job, the sample data)."""
-    from federation import roles
-    from federation.errors import PermissionDenied
-
-    if user is not None and not roles.is_staff(user):
-        raise PermissionDenied(message)
-
-
-def _adopted_parameter_set(system: str):
-    """The :class:`~ratings.models.RatingParameterSet` of ``system`` in force (adopted, not retired), or None."""
-    from ratings.models import RatingParameterSet
-
-    return RatingParameterSet.objects.filter(system=system, adopted_at__isnull=False, retired_at__isnull=True).first()
-
-
-@transaction.atomic
-def rating_list_publish(*, published_on: dt.date, user, title: str = "", note: str = ""):
-    """Publish the official rating list of ``published_on``: a frozen snapshot of the national rating
-    as of that date (:func:`ratings.selectors.rating_list_snapshot`: rating, sets, status, active, rank,
-    change since the previous list, age category), one :class:`~ratings.models.RatingListEntry` per
-    listed player, with the adopted parameter set (None: the engine's defaults). Staff only (``user``
-    None: the system). Recorded in the audit history (``rating_list.publish``); the rating pages'
-    cached copies change (the ``ratings`` data version).
-
-    Refusals: a date after today (ValidationFailed, field ``published_on``); a list in force already on
-    that date, or on a later date (Conflict, field ``published_on``: withdraw it first; the changes of a
-    list are counted from the list before it, so lists are published in date order); a title or note with control
-    characters or too long (ValidationFailed, field ``title`` / ``note``).
-    """
-    from django.db import IntegrityError
-
-    from federation.audit import audit_context
-    from federation.errors import Conflict, ValidationFailed
-    from federation.validators import clean_reason, first_control_character
-    from ratings.models import RatingList, RatingListEntry
-
-    _require_list_staff(user, _("Only federation staff can publish rating lists."))
-    if not isinstance(published_on, dt.date) or isinstance(published_on, dt.datetime):
-        raise ValidationFailed(_("Give the date of the list."), field="published_on")
-    if published_on > timezone.localdate():
-        raise ValidationFailed(_("A list cannot be dated in the future."), field="published_on")
-    title = "" if title is None else title
-    if not isinstance(title, str) or first_control_character(title) is not None:
-        raise ValidationFailed(_("The title must be one line of text."), field="title")
-    title = title.strip()
-    if len(title) > 120:
-        raise ValidationFailed(_("The title is longer than %(n)d characters.") % {"n": 120}, field="title")
-    try:
-        note = clean_reason(note, max_length=LIST_REASON_MAX_LENGTH)
-    except ValidationFailed as exc:
-        raise ValidationFailed(exc.message, field="note") from exc
-    _lock()  # PostgreSQL: never read a rating run half written
-    from django.utils.formats import date_format
-
-    taken = Conflict(
-        _("A list dated %(d)s is in force already; withdraw it first.") % {"d": date_format(published_on)},
-        field="published_on",
-    )
-    if RatingList.objects.filter(published_on=published_on, withdrawn_at__isnull=True).exists():
-        raise taken
-    later = RatingList.objects.filter(published_on__gt=published_on, withdrawn_at__isnull=True).order_by(
-        "published_on"
-    ).first()
-    if later is not None:  # each list's changes are counted from the list before it: lists come in date order
-        raise Conflict(
-            _("Lists are published in date order: the list of %(d)s is in force. Withdraw it first to publish "
-              "an earlier list.") % {"d": date_format(later.published_on)},
-            field="published_on",
-        )
-    lines = selectors.rating_list_snapshot(published_on)
-    from ratings.engine import FEDERATION_SYSTEM as system  # the name parameter sets are adopted under
-    with audit_context(action="rating_list.publish", user=user, reason=note):
-        try:
-            with transaction.atomic():
-                rating_list = RatingList.objects.create(
-                    published_on=published_on, title=title, note=note, system=system,
-                    parameter_set=_adopted_parameter_set(system), players=len(lines),
-                    published_by=user if getattr(user, "is_authenticated", False) else None,
-                )
-        except IntegrityError as exc:  # published meanwhile by someone else
-            raise taken from exc
-    RatingListEntry.objects.bulk_create(
-        [
-            RatingListEntry(
-                rating_list=rating_list, player=ln.player, federation_id=ln.player.federation_id,
-                name=ln.player.full_name[:130], club=ln.club[:120], city=ln.city[:60], rating=ln.rating,
-                sets=ln.sets, status=ln.status, active=ln.active, change=ln.change, rank=ln.rank,
-                category=ln.category,
-            )
-            for ln in lines
-        ],
-        batch_size=1000,
-    )
-    bump_on_commit("ratings")
-    transaction.on_commit(lambda: _queue_list_pdf(rating_list.pk))
-    return rating_list
-
-
-def _queue_list_pdf(rating_list_id: int) -> None:
-    """Have a ``pdf`` worker build a new list's PDF (in the site's language) before anyone asks: a
-    federation's whole list takes a while (about 4 ms a player). Not in the embedded mode (Celery
-    eager: the first download builds it); a broker that cannot be reached only leaves it to that."""
-    import logging
-
-    from django.conf import settings
-
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        return
-    from ratings.tasks import rating_list_pdf_task
-
-    try:
-        rating_list_pdf_task.delay(rating_list_id, (settings.LANGUAGE_CODE or "tr")[:2])
-    except Exception:  # noqa: BLE001 - the list is published; its PDF is built on the first download
-        logging.getLogger(__name__).warning("rating list %s: PDF not queued", rating_list_id, exc_info=True)
-
-
-@transaction.atomic
-def rating_list_withdraw(*, rating_list, user, reason: str):
-    """Withdraw an official list (staff only): it stays in the archive, marked withdrawn with who,
-    when and ``reason``, and is no longer the list of its date; a corrected list may then be
-    published for that date. Recorded in the audit history (``rating_list.withdraw``).
-
-    Refusals: ``reason`` empty or too long (ValidationFailed, field ``reason``); the list withdrawn
-    already (Conflict).
-    """
-    from federation.audit import audit_context
-    from federation.errors import Conflict
-    from federation.validators import clean_reason
-    from ratings.models import RatingList
-
-    _require_list_staff(user, _("Only federation staff can withdraw rating lists."))
-    reason = clean_reason(reason, max_length=LIST_REASON_MAX_LENGTH, required=True,
-                          message=_("Say why the list is withdrawn."))
-    rating_list = RatingList.objects.select_for_update().get(pk=rating_list.pk)
-    if rating_list.withdrawn_at is not None:
-        raise Conflict(_("This list was withdrawn already."))
-    rating_list.withdrawn_at = timezone.now()
-    rating_list.withdrawn_by = user if getattr(user, "is_authenticated", False) else None
-    rating_list.withdrawn_reason = reason
-    with audit_context(action="rating_list.withdraw", user=user, reason=reason):
-        rating_list.save(update_fields=["withdrawn_at", "withdrawn_by", "withdrawn_reason"])
-    bump_on_commit("ratings")
-    return rating_list
-
-
-def rating_list_entries_anonymise(*, player_ids) -> int:
-    """Give the lines of ``player_ids`` on every official list the anonymised player's name and no
-    city (KVKK erasure, :func:`federation.services.player_anonymise`): the lists keep the federation
-    id, club, rating and rank, never the old name. Returns the number of lines changed."""
-    from ratings.models import RatingListEntry
-
-    from ratings.list_pdf import rating_list_pdf_files_remove
-
-    changed = 0
-    lists: set[int] = set()
-    for p in Player.objects.filter(pk__in=list(player_ids)).only("pk", "first_name", "last_name"):
-        rows = RatingListEntry.objects.filter(player_id=p.pk)
-        lists.update(rows.values_list("rating_list_id", flat=True))
-        changed += rows.update(name=p.full_name[:130], city="")
-    if changed:
-        bump_on_commit("ratings")
-        # the lists' PDFs printed the old name: built again when next asked for (files: after the commit)
-        transaction.on_commit(lambda: rating_list_pdf_files_remove(lists))
-    return changed
-
-
-# --------------------------------------------------------------------------------------------
-# Parameter sets: save a candidate, adopt it, return to the shipped defaults (docs/ratings.md,
-# "Tuning and adoption"). Each adoption or return is followed by a full re-rating.
-# --------------------------------------------------------------------------------------------
-
-PARAMETER_LABEL_MAX_LENGTH = 120
-
-
-def _require_staff(user, message: str) -> None:
-    from federation import roles
-    from federation.errors import PermissionDenied
-
-    if not roles.is_staff(user):
-        raise PermissionDenied(message)
-
-
-def _json_value_ok(value) -> bool:
-    import json
-
-    try:
-        json.dumps(value, allow_nan=False)
-    except (TypeError, ValueError):
-        return False
-    return True
-
-
-def _clean_params(params) -> dict:
-    """``params`` (name -> value) checked against the federation system's parameters and returned as
-    every parameter's value (the given ones over the shipped defaults, in the engine's order), so a
-    stored set says exactly which numbers it rates with. Raises ValidationFailed, field ``params``,
-    whose message names the parameter at fault (a value outside its admitted range included)."""
-    import dataclasses
-    import math
-    from collections.abc import Mapping
-
-    from federation.errors import ValidationFailed
-    from ratings.engine import RatingInputError, federation_params
-    from ratings.parameter_checks import range_refusal
-    if not isinstance(params, Mapping):
-        raise ValidationFailed(_("The parameters must be a JSON object of names and values."), field="params")
-    defaults = federation_params(None)
-    fields = {f.name: f for f in dataclasses.fields(defaults)}
-    cleaned = {}
-    for key, value in params.items():
-        if key not in fields:
-            raise ValidationFailed(
-                _("Unknown rating parameter %(key)s (known: %(known)s).") % {"key": key, "known": ", ".join(fields)},
-                field="params",
-            )
-        default = getattr(defaults, key)
-        nullable = default is None or "None" in str(fields[key].type)
-        number = isinstance(value, (int, float)) and not isinstance(value, bool)
-        if value is None and nullable:
-            pass
-        elif isinstance(default, bool):
-            if not isinstance(value, bool):
-                raise ValidationFailed(_("%(key)s must be true or false.") % {"key": key}, field="params")
-        elif isinstance(default, int):
-            if not (number and math.isfinite(value) and value == int(value)):
-                raise ValidationFailed(_("%(key)s must be a whole number.") % {"key": key}, field="params")
-            value = int(value)
-        elif not number or not math.isfinite(value):
-            raise ValidationFailed(_("%(key)s must be a finite number.") % {"key": key}, field="params")
-        elif isinstance(default, float) or default is None:
-            value = float(value)
-        cleaned[key] = value
-    if cleaned.get("monotone", True) is not True:
-        raise ValidationFailed(
-            _("monotone: “a won set never lowers a rating” is the federation's rule and cannot be switched off."),
-            field="params",
-        )
-    if refusal := range_refusal(cleaned):  # the admitted ranges (issue 23), said in the user's language
-        raise ValidationFailed(refusal, field="params")
-    try:
-        obj = federation_params(cleaned)
-    except RatingInputError as exc:
-        text = str(exc)
-        key = next((k for k in cleaned if k in text), None)
-        message = text if key is None or text.startswith(key) else f"{key}: {text}"
-        raise ValidationFailed(message, field="params") from None
-    full = {name: getattr(obj, name) for name in fields}
-    if not _json_value_ok(full):
-        raise ValidationFailed(_("The parameters must be finite numbers, true/false or empty."), field="params")
-    return full
-
-
-def _clean_label(label) -> str:
-    from django.utils.translation import gettext as _
-
-    from federation.errors import ValidationFailed
-    from federation.validators import first_control_character
-
-    if not isinstance(label, str):
-        raise ValidationFailed(_("The label must be text."), field="label")
-    label = label.strip()
-    if not label:
-        raise ValidationFailed(_("Give the parameter set a label."), field="label")
-    if first_control_character(label) is not None:
-        raise ValidationFailed(_("Control characters are not allowed in a label."), field="label")
-    if len(label) > PARAMETER_LABEL_MAX_LENGTH:
-        raise ValidationFailed(_("The label is longer than %(n)d characters.") % {"n": PARAMETER_LABEL_MAX_LENGTH},
-                               field="label")
-    return label
-
-
-@transaction.atomic
-def rating_parameters_create(*, label: str, params: dict, report: dict | None = None, user):
-    """Save a candidate :class:`~ratings.models.RatingParameterSet` of the federation's system (not
-    adopted): ``params`` (name -> value, over the shipped defaults; stored with every parameter's
-    value), ``report`` what produced it (``rating_tune``'s JSON; ``{}`` for a set entered by hand).
-
-    ``user``: federation staff (PermissionDenied otherwise); None for the command line
-    (``rating_tune --save``). Refusals (ValidationFailed): ``label`` empty, longer than 120 characters or
-    with control characters (field ``label``); an unknown parameter or a bad value (field ``params``,
-    the message names the parameter); ``report`` not a JSON object (field ``report``). Recorded in the
-    set's history (``rating_parameters.create``).
-    """
-    from django.utils.translation import gettext as _
-
-    from federation.audit import audit_context
-    from federation.errors import ValidationFailed
-    from ratings.models import RatingParameterSet
-
-    if user is not None:
-        _require_staff(user, _("Only federation staff can change the rating parameters."))
-    label = _clean_label(label)
-    params = _clean_params(params)
-    report = {} if report is None else report
-    if not isinstance(report, dict) or not _json_value_ok(report):
-        raise ValidationFailed(_("The tuning report must be a JSON object."), field="report")
-    with audit_context(action="rating_parameters.create", user=user):
-        return RatingParameterSet.objects.create(
-            label=label, system=FEDERATION_SYSTEM, params=params, report=report,
-            created_by=user if getattr(user, "is_authenticated", False) else None,
-        )
-
-
-def _rerate_all_on_commit() -> None:
-    """Queue the full re-rating (``ratings.tasks.rerate_all_task``, on the ratings queue) once the
-    transaction commits. A broker that cannot be reached is logged: the adoption stands, the
-    parameter page shows the re-rating as pending, and ``manage.py rerate_all`` does it by hand."""
-    import logging
-
-    from ratings.tasks import rerate_all_task
-
-    def send():
-        try:
-            rerate_all_task.delay()
-        except Exception as exc:  # noqa: BLE001 - eager mode raises the task's own errors here too
-            from django.conf import settings
-
-            if settings.CELERY_TASK_ALWAYS_EAGER:
-                raise
-            logging.getLogger(__name__).warning("could not queue the full re-rating: %s", exc)
-
-    transaction.on_commit(send)
-
-
-def _set_in_force(system: str):
-    from ratings.models import RatingParameterSet
-
-    return (
-        RatingParameterSet.objects.select_for_update()
-        .filter(system=system, adopted_at__isnull=False, retired_at__isnull=True)
-        .first()
-    )
-
-
-@transaction.atomic
-def rating_parameters_adopt(*, parameter_set, user, reason: str):
-    """Put ``parameter_set`` in force for the federation's rating (federation staff; ``reason``
-    required) and return the row in force.
-
-    The set in force before is retired (``retired_at``/``retired_by``); the adopted row records
-    ``adopted_at``, ``adopted_by`` and ``adoption_reason``; both history rows carry the action
-    ``rating_parameters.adopt``, the user and the reason. A set adopted before and since retired is
-    adopted as a copy (a new row with its label, parameters and report), so each row keeps its own
-    adoption. After the commit a full re-rating runs with the new parameters
-    (``ratings.tasks.rerate_all_task``).
-
-    Refusals: not staff (PermissionDenied); reason empty (ValidationFailed, field ``reason``); the set
-    is in force already, or belongs to another system (Conflict); its parameters are no longer valid
-    for the engine (ValidationFailed, field ``params``, naming the parameter).
-    """
-    from django.db import IntegrityError
-    from django.utils.translation import gettext as _
-
-    from federation.audit import audit_context
-    from federation.errors import Conflict
-    from federation.validators import clean_reason
-    from ratings.models import RatingParameterSet
-
-    _require_staff(user, _("Only federation staff can change the rating parameters."))
-    reason = clean_reason(reason, required=True,
-                          message=_("Say why these parameters are adopted (the reason is recorded)."))
-    row = RatingParameterSet.objects.select_for_update().get(pk=parameter_set.pk)
-    if row.system != FEDERATION_SYSTEM:
-        raise Conflict(_("This parameter set is for the rating system %(s)s, not the federation's (%(f)s).")
-                       % {"s": row.system, "f": FEDERATION_SYSTEM}, field="system")
-    if row.in_force:
-        raise Conflict(_("This parameter set is in force already."), field="parameter_set")
-    params = _clean_params(row.params)
-    now = timezone.now()
-    with audit_context(action="rating_parameters.adopt", user=user, reason=reason):
-        current = _set_in_force(FEDERATION_SYSTEM)
-        if current is not None:
-            current.retired_at, current.retired_by = now, user
-            current.save(update_fields=["retired_at", "retired_by"])
-        if row.adopted_at is not None:  # adopted and retired before: adopt a copy
-            row = RatingParameterSet(label=row.label, system=row.system, report=row.report, created_by=user)
-        row.params = params
-        row.adopted_at, row.adopted_by, row.adoption_reason = now, user, reason
-        try:
-            with transaction.atomic():
-                row.save()
-        except IntegrityError as exc:  # another set adopted meanwhile
-            raise Conflict(_("Another parameter set was adopted meanwhile; reload the page."),
-                           field="parameter_set") from exc
-    _rerate_all_on_commit()
-    return row
-
-
-@transaction.atomic
-def rating_parameters_revert_to_defaults(*, user, reason: str):
-    """Return the federation's rating to the engine's shipped defaults (federation staff; ``reason``
-    required): the set in force is retired (who, when; the reason is in its history row, action
-    ``rating_parameters.revert``) and returned; a full re-rating follows after the commit.
-    Refusals: not staff (PermissionDenied); reason empty (ValidationFailed, field ``reason``); the
-    shipped defaults are in force already (Conflict)."""
-    from django.utils.translation import gettext as _
-
-    from federation.audit import audit_context
-    from federation.errors import Conflict
-    from federation.validators import clean_reason
-
-    _require_staff(user, _("Only federation staff can change the rating parameters."))
-    reason = clean_reason(reason, required=True,
-                          message=_("Say why the shipped defaults are restored (the reason is recorded)."))
-    current = _set_in_force(FEDERATION_SYSTEM)
-    if current is None:
-        raise Conflict(_("The shipped defaults are in force already."), field="parameter_set")
-    with audit_context(action="rating_parameters.revert", user=user, reason=reason):
-        current.retired_at, current.retired_by = timezone.now(), user
-        current.save(update_fields=["retired_at", "retired_by"])
-    _rerate_all_on_commit()
-    return current

@@ -10,14 +10,14 @@ from tournaments.models import Tournament
 
 def _guarded(run) -> dict:
     """``run()``'s summary; a failure other than a transient one (which is retried) is recorded with
-    :func:`ratings.parameter_checks.rerating_failure_record` (the run's transaction rolled back, so the
+    :func:`ratings.parameters.rerating.rerating_failure_record` (the run's transaction rolled back, so the
     previous ratings stay served; an adoption that never rated is undone) and answered
     ``{"failed": reason}`` instead of raising, so the staff page shows why (issue 23). A refusal
     (:class:`~federation.errors.ApplicationError`, e.g. a stored set the rules refuse) is recorded
     without undoing an adoption and raised again: whoever queued the run in eager mode (publishing
     final standings) shows it."""
     from federation.errors import ApplicationError
-    from ratings.parameter_checks import failure_reason, logger, rerating_failure_record
+    from ratings.parameters.rerating import failure_reason, logger, rerating_failure_record
 
     try:
         return run()
@@ -72,7 +72,7 @@ def publish_monthly_list_task(day: str | None = None) -> dict:
 
     from federation.errors import ApplicationError
     from ratings.models import RatingList
-    from ratings.services import rating_list_default_date, rating_list_publish
+    from ratings.lists.services import rating_list_default_date, rating_list_publish
 
     if not getattr(settings, "RATING_LIST_AUTO_PUBLISH", False):
         return {"skipped": "RATING_LIST_AUTO_PUBLISH is off"}
@@ -89,14 +89,3 @@ def publish_monthly_list_task(day: str | None = None) -> dict:
     except ApplicationError as exc:  # e.g. published meanwhile by staff
         return {"skipped": exc.message}
     return {"published": on.isoformat(), "players": rating_list.players}
-
-
-@shared_task(name="ratings.rating_list_pdf", **JOB_OPTIONS)
-def rating_list_pdf_task(rating_list_id: int, lang: str = "tr") -> str:
-    """Build the PDF of official list ``rating_list_id`` in ``lang``; returns the file path. A list
-    never changes, so its file is written once (to a temporary name, then renamed) and reused."""
-    from ratings.list_pdf import rating_list_pdf_build
-    from ratings.models import RatingList
-
-    pause("TEST_TASK_DELAY")  # test-only (federation/jobs.py)
-    return str(rating_list_pdf_build(rating_list=RatingList.objects.get(pk=rating_list_id), lang=lang))

@@ -12,8 +12,11 @@ from django.utils.translation import gettext as _
 
 from federation.collation import turkish_sort_key
 from federation.models import Club, Player
-from ratings import charts, selectors, services
-from ratings.parameter_checks import display_rating_system
+from federation.privacy import AGE_GROUPS
+from ratings import charts, selectors
+from ratings.lists import selectors as list_selectors
+from ratings.lists import services as list_services
+from ratings.parameters.selectors import display_rating_system
 from ratings.models import RatingEvent
 from tournaments.models import Tournament
 
@@ -28,7 +31,7 @@ def rating_filters(params, *, personal: bool = True) -> tuple[selectors.RatingFi
     club = (params.get("club") or "").strip()[:20]
     city = (params.get("city") or "").strip()[:60]
     sex = params.get("sex") if personal and params.get("sex") in ("m", "f") else ""
-    age = params.get("age") if params.get("age") in selectors.AGE_GROUPS else ""
+    age = params.get("age") if params.get("age") in AGE_GROUPS else ""
     q = (params.get("q") or "").strip()[:100]
     year = (params.get("year") or "") if personal else ""
     year = int(year) if year.isdigit() and len(year) == 4 and 1900 <= int(year) <= 2100 else timezone.localdate().year
@@ -53,11 +56,11 @@ def rating_list(request):
             "page": page, "lines": page.object_list, "total": len(lines), "f": cleaned, "query": query.urlencode(),
             "clubs": sorted(Club.objects.all(), key=lambda c: turkish_sort_key(c.name)),
             "cities": selectors.rating_cities(),
-            "age_groups": [(k, v[0]) for k, v in selectors.AGE_GROUPS.items()],
+            "age_groups": [(k, v[0]) for k, v in AGE_GROUPS.items()],
             "events": selectors.rating_events()[:5],
             "provisional_rd": int(display_rating_system().params.provisional_rd),  # never a 500 (issue 23)
             "sees_personal": sees_personal,
-            "official": selectors.rating_list_current(),
+            "official": list_selectors.rating_list_current(),
         },
     )
 
@@ -85,7 +88,7 @@ def player_rating_context(player: Player) -> dict:
         "chart": charts.history_chart(history, start_label=_("start")),
         "rated_sets": sum(h.sets for h in history),
         "rating_status": history[-1].status_after if history else ("established" if player.rating else "unrated"),
-        "list_history": selectors.player_rating_list_history(player),
+        "list_history": list_selectors.player_rating_list_history(player),
     }
 
 
@@ -100,21 +103,21 @@ CSV_COLUMNS = ("rank", "federation_id", "name", "club", "city", "rating", "chang
                "category")
 
 
-def official_filters(params) -> tuple[selectors.ListEntryFilters, dict]:
-    """:class:`selectors.ListEntryFilters` from query ``params`` (``category``: an age group key;
+def official_filters(params) -> tuple[list_selectors.ListEntryFilters, dict]:
+    """:class:`list_selectors.ListEntryFilters` from query ``params`` (``category``: an age group key;
     ``active``: 1 / 0); unknown values are ignored. Also the cleaned values for the form."""
-    category = params.get("category") if params.get("category") in selectors.AGE_GROUPS else ""
+    category = params.get("category") if params.get("category") in AGE_GROUPS else ""
     raw = params.get("active")
     active = True if raw == "1" else (False if raw == "0" else None)
     cleaned = {"category": category, "active": raw if active is not None else ""}
-    return selectors.ListEntryFilters(category=category, active=active), cleaned
+    return list_selectors.ListEntryFilters(category=category, active=active), cleaned
 
 
 def _list_of(on, request=None, *, in_force: bool = False):
     """The official list of date ``on`` (``?id=`` picks a withdrawn one of that date); 404 when none,
     or when ``in_force`` and it is withdrawn (downloads are of lists in force only)."""
     raw = request.GET.get("id", "") if request is not None and not in_force else ""
-    rating_list = selectors.rating_list_for_date(on, list_id=int(raw) if raw.isdigit() and len(raw) < 19 else None)
+    rating_list = list_selectors.rating_list_for_date(on, list_id=int(raw) if raw.isdigit() and len(raw) < 19 else None)
     if rating_list is None or (in_force and not rating_list.in_force):
         raise Http404(_("No official rating list of this date."))
     return rating_list
@@ -123,17 +126,17 @@ def _list_of(on, request=None, *, in_force: bool = False):
 def _age_groups() -> list[tuple[str, str]]:
     from federation.privacy import age_category_label
 
-    return [(k, age_category_label(k)) for k in selectors.AGE_GROUPS]
+    return [(k, age_category_label(k)) for k in AGE_GROUPS]
 
 
 def official_lists(request):
     """The archive of official lists, newest first: withdrawn ones marked, with the reason."""
     from federation import roles
 
-    lists = list(selectors.rating_list_archive())
+    lists = list(list_selectors.rating_list_archive())
     return render(request, "ratings/official_archive.html", {
         "lists": lists, "current": next((rl for rl in lists if rl.in_force), None),
-        "is_staff": roles.is_staff(request.user), "activity_months": selectors.ACTIVITY_WINDOW_MONTHS,
+        "is_staff": roles.is_staff(request.user), "activity_months": list_selectors.ACTIVITY_WINDOW_MONTHS,
     })
 
 
@@ -143,17 +146,17 @@ def official_list(request, on):
 
     rating_list = _list_of(on, request)
     filters, cleaned = official_filters(request.GET)
-    page = Paginator(selectors.rating_list_entries(rating_list, filters), PAGE_SIZE).get_page(request.GET.get("page"))
+    page = Paginator(list_selectors.rating_list_entries(rating_list, filters), PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     replaced_by = None
     if not rating_list.in_force:
-        replaced_by = selectors.rating_list_for_date(on)
+        replaced_by = list_selectors.rating_list_for_date(on)
         replaced_by = replaced_by if replaced_by is not None and replaced_by.in_force else None
     return render(request, "ratings/official_list.html", {
         "rl": rating_list, "page": page, "entries": page.object_list, "f": cleaned, "query": query.urlencode(),
         "age_groups": _age_groups(), "is_staff": roles.is_staff(request.user), "replaced_by": replaced_by,
-        "activity_months": selectors.ACTIVITY_WINDOW_MONTHS,
+        "activity_months": list_selectors.ACTIVITY_WINDOW_MONTHS,
         "download_query": "&".join(f"{k}={v}" for k, v in cleaned.items() if v),
     })
 
@@ -176,7 +179,7 @@ def official_list_csv(request, on):
     response.write("\ufeff")  # a byte order mark: spreadsheets read the Turkish letters as UTF-8
     writer = csv.writer(response, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
-    for e in selectors.rating_list_entries(rating_list, filters).iterator(chunk_size=2000):
+    for e in list_selectors.rating_list_entries(rating_list, filters).iterator(chunk_size=2000):
         writer.writerow([
             "" if e.rank is None else e.rank, e.federation_id, _csv_text(e.name), _csv_text(e.club), _csv_text(e.city),
             e.rating, "" if e.change is None else e.change, e.sets, e.status, int(e.active), e.category,
@@ -194,8 +197,8 @@ def official_list_pdf(request, on):
     from django.http import FileResponse
     from django.urls import reverse
 
-    from ratings.list_pdf import rating_list_pdf_path
-    from ratings.tasks import rating_list_pdf_task
+    from ratings.lists.pdf import rating_list_pdf_path
+    from ratings.lists.tasks import rating_list_pdf_task
     from tournaments.views import _claim_job, _lang, _release_job
 
     rating_list = _list_of(on, in_force=True)
@@ -255,7 +258,7 @@ def official_list_publish(request):
     form = RatingListPublishForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            rating_list = services.rating_list_publish(user=request.user, **form.cleaned_data)
+            rating_list = list_services.rating_list_publish(user=request.user, **form.cleaned_data)
         except ApplicationError as exc:
             _form_error(form, exc)
         else:
@@ -263,7 +266,7 @@ def official_list_publish(request):
                              % {"d": _day(rating_list.published_on)})
             return redirect(rating_list.get_absolute_url())
     return render(request, "ratings/official_publish.html", {
-        "form": form, "current": selectors.rating_list_current(), "activity_months": selectors.ACTIVITY_WINDOW_MONTHS,
+        "form": form, "current": list_selectors.rating_list_current(), "activity_months": list_selectors.ACTIVITY_WINDOW_MONTHS,
     }, status=400 if form.errors else 200)
 
 
@@ -282,7 +285,7 @@ def official_list_withdraw(request, on):
     form = RatingListWithdrawForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            services.rating_list_withdraw(rating_list=rating_list, user=request.user, reason=form.cleaned_data["reason"])
+            list_services.rating_list_withdraw(rating_list=rating_list, user=request.user, reason=form.cleaned_data["reason"])
         except ApplicationError as exc:
             _form_error(form, exc)
         else:

@@ -86,6 +86,12 @@ def can_organise(user, tournament: Tournament) -> bool:
     return _has_role(user, tournament, TournamentRole.Role.ORGANISER)
 
 
+def sees_event_personal_data(user, tournament: Tournament) -> bool:
+    """Staff and the organisers of ``tournament`` (:func:`can_organise`): they see the birth year and sex
+    of its entries (:mod:`federation.privacy`)."""
+    return can_organise(user, tournament)
+
+
 def can_enter_results(user, tournament: Tournament) -> bool:
     """Enter or correct match results of ``tournament``."""
     if can_organise(user, tournament):

@@ -109,7 +109,7 @@ def _round_data(r: Round) -> dict:
 
 
 def _tournament_data(t: Tournament, user) -> dict:
-    from federation.privacy import sees_event_personal_data
+    from tournaments.access import sees_event_personal_data
 
     rounds = selectors.visible_rounds(tournament=t, user=user)
     return s.TournamentDetailOutputSerializer(
@@ -118,7 +118,7 @@ def _tournament_data(t: Tournament, user) -> dict:
 
 
 def _entry_data(entry: Entry, user) -> dict:
-    from federation.privacy import sees_event_personal_data
+    from tournaments.access import sees_event_personal_data
 
     return s.EntryOutputSerializer(entry, context={"personal": sees_event_personal_data(user, entry.tournament)}).data
 

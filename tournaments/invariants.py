@@ -5,12 +5,11 @@ admin, a shell, a bug). ``manage.py check_invariants`` and the nightly Celery ta
 
 Two layers:
 
-* **Rules over plain values** (no Django, no query): :func:`set_findings`, :func:`match_findings`,
-  :func:`round_findings` and :func:`rating_change_findings` take numbers and strings and return
+* **Rules over plain values** (no Django, no query): :func:`set_findings`, :func:`match_findings` and
+  :func:`round_findings` take numbers and strings and return
   :class:`Finding` values (a ``kind``, the parameters of its sentence, expected and found). They are
   the rules of RULES.md applied through the rules engine (:mod:`games.engine`).
-* **Loaders over querysets**: :func:`check_tournament`, :func:`check_ratings` and
-  :func:`check_invariants` read the rows with a fixed number of queries per tournament and turn the
+* **Loaders over querysets**: :func:`check_tournament` and :func:`check_invariants` read the rows with a fixed number of queries per tournament and turn the
   findings into :class:`Violation` values (``kind``, ``model``, ``pk``, ``message``; plus ``expected``,
   ``found`` and the tournament's slug). Messages are in the active language.
 
@@ -44,23 +43,15 @@ What is checked (``kind`` of each violation):
   standings cached under the tournament's current versions (:mod:`tournaments.caching`, the API's
   table, public and organisers', each language) equal the standings computed now (no standings value is
   stored in the database; a cached one that differs means a write that did not bump the version);
-* ratings — ``rating.not_rateable``/``rating.missing`` (a rating event exactly for the finished events
-  with published final standings that are not archived), ``rating.inputs`` (the stored sets can be
-  rated), ``rating.event_count`` and ``rating.period`` (the stored counts and period of a
-  :class:`~ratings.models.RatingEvent` equal those :func:`ratings.selectors.rating_inputs` recomputes
-  from the results), ``rating.players`` (one change per rated player), ``rating.lines`` (one line per
-  rated set and player), ``rating.change_sets`` (``RatingChange.sets`` = its lines),
-  ``rating.change_total`` (a rated player's rating after = before + the sum of the lines' changes; an
-  unrated player's lines change nothing), ``rating.line`` (each line's score and margin are those of
-  its set), ``rating.player`` (``Player.rating`` is the rounded rating after the player's last event).
+* apps above tournaments add their own checks (:func:`register_check`): ``ratings.invariants`` checks
+  the stored national rating against the results (``rating.*`` kinds); tournaments never imports them.
 """
 from __future__ import annotations
 
-import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -86,7 +77,7 @@ class Finding:
     found: object = None
 
 
-def _pts(value) -> str | None:
+def points_text(value) -> str | None:
     """Match points as text: ``"1"``, ``"0.5"``, ``"0"`` (None stays None)."""
     if value is None:
         return None
@@ -95,7 +86,7 @@ def _pts(value) -> str | None:
 
 
 def _pair(w, b) -> str:
-    return f"{_pts(w)}–{_pts(b)}"
+    return f"{points_text(w)}–{points_text(b)}"
 
 
 def set_findings(
@@ -193,8 +184,8 @@ def match_findings(
             out.append(Finding("match.bye_sets", {"found": len(sets)}, 0, len(sets)))
         value = bye_value(bye_kind, bye_points)
         if value is not None and wp != value:
-            out.append(Finding("match.bye_points", {"bye_kind": bye_kind, "expected": _pts(value), "found": _pts(wp)},
-                               _pts(value), _pts(wp)))
+            out.append(Finding("match.bye_points", {"bye_kind": bye_kind, "expected": points_text(value), "found": points_text(wp)},
+                               points_text(value), points_text(wp)))
         return out
     if forfeit:
         if sets:
@@ -209,7 +200,7 @@ def match_findings(
             if sets_required:
                 out.append(Finding("match.no_sets", {"found": _pair(wp, bp)}, None, _pair(wp, bp)))
             elif wp + bp != ONE:
-                out.append(Finding("match.points_sum", {"found": _pair(wp, bp)}, "1", _pts(wp + bp)))
+                out.append(Finding("match.points_sum", {"found": _pair(wp, bp)}, "1", points_text(wp + bp)))
         return out
     numbers = [n for n, _w, _b in sets]
     limit = knockout.max_sets if knockout is not None else sets_per_match
@@ -278,26 +269,6 @@ def round_findings(boards: Iterable[tuple[int, str, int, int | None]]) -> list[F
     return out
 
 
-def rating_change_findings(*, rating_before: float, rating_after: float, status_before: str, sets: int,
-                           deltas: Sequence[float]) -> list[Finding]:
-    """The rules one stored rating change breaks (:mod:`ratings.engine.elo`: a rated player's change is
-    the sum of the set changes, applied at the end of the event; an unrated player's lines change
-    nothing, the rating comes from the performance)."""
-    out = []
-    if sets != len(deltas):
-        out.append(Finding("rating.change_sets", {"expected": len(deltas), "found": sets}, len(deltas), sets))
-    total = math.fsum(deltas)
-    if status_before != "unrated":
-        want = rating_before + total
-        if not math.isclose(want, rating_after, rel_tol=0, abs_tol=1e-6):
-            out.append(Finding("rating.change_total", {
-                "before": f"{rating_before:.2f}", "delta": f"{total:+.2f}", "expected": f"{want:.2f}",
-                "found": f"{rating_after:.2f}"}, round(want, 6), round(rating_after, 6)))
-    elif any(d != 0 for d in deltas):
-        out.append(Finding("rating.unrated_delta", {"found": f"{total:+.2f}"}, 0, round(total, 6)))
-    return out
-
-
 # --------------------------------------------------------------------------------------------
 # Sentences
 # --------------------------------------------------------------------------------------------
@@ -351,22 +322,6 @@ MESSAGES = {
     "standings.error": gettext_lazy("the standings cannot be computed: %(reason)s"),
     "standings.cache": gettext_lazy("the cached standings (%(audience)s, %(lang)s, version %(version)d) differ from "
                                     "the results: the data changed without a new version"),
-    "rating.not_rateable": gettext_lazy("the tournament is rated but is not a finished event with published final "
-                                        "standings, or it is archived"),
-    "rating.missing": gettext_lazy("the tournament is finished with published final standings but not rated"),
-    "rating.inputs": gettext_lazy("the results cannot be rated: %(reason)s"),
-    "rating.event_count": gettext_lazy("%(what)s: stored %(found)s, the results give %(expected)s"),
-    "rating.period": gettext_lazy("rated on %(found)s, but the event's rating period is %(expected)s"),
-    "rating.players": gettext_lazy("%(found)d rating changes stored; the event counts %(expected)d players"),
-    "rating.lines": gettext_lazy("%(found)d rating lines stored; %(expected)d rated sets give twice as many lines"),
-    "rating.change_sets": gettext_lazy("the change counts %(found)d rated sets but has %(expected)d lines"),
-    "rating.change_total": gettext_lazy("rating %(before)s plus the set changes %(delta)s is %(expected)s, stored "
-                                        "%(found)s"),
-    "rating.unrated_delta": gettext_lazy("an unrated player's lines change the rating by %(found)s (expected 0)"),
-    "rating.line": gettext_lazy("set %(set)d: stored score %(found_score)s and margin %(found_margin)s; the set "
-                                "gives %(expected_score)s and %(expected_margin)s"),
-    "rating.line_set": gettext_lazy("a line rates set %(set)s, which is not a rated set of the event"),
-    "rating.player": gettext_lazy("current rating %(found)d; the player's last rating change gives %(expected)d"),
 }
 
 
@@ -418,7 +373,7 @@ def _json(value):
     return str(value)
 
 
-def _violation(model: str, pk, where: str, f: Finding, slug: str) -> Violation:
+def violation(model: str, pk, where: str, f: Finding, slug: str) -> Violation:
     what = _sentence(f)
     return Violation(f.kind, model, pk, f"{where}: {what}" if where else what, _json(f.expected), _json(f.found), slug)
 
@@ -441,7 +396,7 @@ def check_tournament(tournament, *, standings: bool = True) -> list[Violation]:
     out: list[Violation] = []
 
     def add(model: str, pk, where: str, findings: Iterable[Finding]) -> None:
-        out.extend(_violation(model, pk, where, f, slug) for f in findings)
+        out.extend(violation(model, pk, where, f, slug) for f in findings)
 
     if t.version is None or t.version < 1:
         add("tournaments.Tournament", t.pk, slug, [Finding("tournament.version", {"found": t.version}, 1, t.version)])
@@ -557,11 +512,11 @@ def _standings_violations(t, entries: dict, matches: list) -> list[Violation]:
         st = tournament_standings(tournament=t)
     except Exception as exc:  # noqa: BLE001 - any failure of the selector is the finding
         f = Finding("standings.error", {"reason": f"{type(exc).__name__}: {exc}"}, None, type(exc).__name__)
-        return [_violation("tournaments.Tournament", t.pk, slug, f, slug)]
+        return [violation("tournaments.Tournament", t.pk, slug, f, slug)]
     out = []
     if len(st.lines) != len(entries):
         f = Finding("standings.entries", {"found": len(st.lines), "expected": len(entries)}, len(entries), len(st.lines))
-        out.append(_violation("tournaments.Tournament", t.pk, slug, f, slug))
+        out.append(violation("tournaments.Tournament", t.pk, slug, f, slug))
     points: Counter = Counter()
     for m in matches:
         if m.round.number > st.rounds:
@@ -572,9 +527,9 @@ def _standings_violations(t, entries: dict, matches: list) -> list[Violation]:
     for line in st.lines:
         want = points.get(line.entry_id, ZERO)
         if Decimal(str(line.points)) != want:
-            f = Finding("standings.points", {"name": f"{line.start_no}. {line.name}", "found": _pts(line.points),
-                                             "expected": _pts(want)}, _pts(want), _pts(line.points))
-            out.append(_violation("tournaments.Entry", line.entry_id,
+            f = Finding("standings.points", {"name": f"{line.start_no}. {line.name}", "found": points_text(line.points),
+                                             "expected": points_text(want)}, points_text(want), points_text(line.points))
+            out.append(violation("tournaments.Entry", line.entry_id,
                                   _("%(t)s, after round %(r)d") % {"t": slug, "r": st.rounds}, f, slug))
     out.extend(_cached_standings_violations(t))
     return out
@@ -609,125 +564,28 @@ def _cached_standings_violations(t) -> list[Violation]:
             if {"rounds": value.get("rounds"), "rows": value["rows"]} != fresh:
                 f = Finding("standings.cache", {"audience": "public" if public else "organisers", "lang": lang,
                                                 "version": version}, fresh["rows"], value["rows"])
-                out.append(_violation("tournaments.Tournament", t.pk, t.slug, f, t.slug))
+                out.append(violation("tournaments.Tournament", t.pk, t.slug, f, t.slug))
     return out
 
 
-def _player_rating(status: str, rating: float) -> int:
-    """``Player.rating`` as the rating run writes it (:func:`ratings.services._player_rating`)."""
-    if status == "unrated":
-        return 0
-    return max(0, min(4000, int(rating + 0.5)))
+#: Checks of the apps above tournaments, by name: ``check(tournaments=qs_or_None) -> list[Violation]``
+#: (:func:`register_check`; ``ratings`` registers its own in ``RatingsConfig.ready``).
+_CHECKS: dict[str, Callable[..., list[Violation]]] = {}
 
 
-def check_ratings(*, tournaments=None) -> list[Violation]:
-    """The stored national rating against the results (:mod:`ratings`): for ``tournaments`` (a queryset;
-    None: every tournament, every rating event and every rated player)."""
-    from federation.models import Player
-    from ratings import selectors as rsel
-    from ratings.models import RatingChange, RatingEvent
-    from tournaments.models import Tournament
-
-    out: list[Violation] = []
-    qs = Tournament.objects.all() if tournaments is None else tournaments
-    events = {ev.tournament_id: ev for ev in RatingEvent.objects.filter(tournament__in=qs)}
-    for t in qs.order_by("pk"):
-        ev = events.get(t.pk)
-        rateable = rsel.is_rateable(t)
-        if ev is None:
-            if rateable:
-                out.append(_violation("tournaments.Tournament", t.pk, t.slug, Finding("rating.missing"), t.slug))
-            continue
-        where = t.slug
-        if not rateable:
-            out.append(_violation("ratings.RatingEvent", ev.pk, where, Finding("rating.not_rateable"), t.slug))
-            continue
-        out.extend(_event_violations(t, ev))
-    # players: the current rating is the rating after the last event
-    players = Player.objects.filter(rating_changes__isnull=False)
-    if tournaments is not None:
-        players = players.filter(entries__tournament__in=qs)
-    players = players.distinct().order_by("pk")
-    last: dict[int, tuple] = {}
-    changes = RatingChange.objects.filter(player__in=players).order_by("player_id", "period", "event__tournament_id")
-    for player_id, status, after in changes.values_list("player_id", "status_after", "rating_after"):
-        last[player_id] = (status, after)
-    for p in players.only("pk", "rating", "federation_id"):
-        status, after = last[p.pk]
-        want = _player_rating(status, after)
-        if p.rating != want:
-            f = Finding("rating.player", {"found": p.rating, "expected": want}, want, p.rating)
-            out.append(_violation("federation.Player", p.pk, p.federation_id, f, ""))
-    return out
-
-
-def _event_violations(t, ev) -> list[Violation]:
-    """One rating event against what :func:`ratings.selectors.rating_inputs` makes of the results."""
-    from federation.errors import ApplicationError
-    from ratings import selectors as rsel
-    from ratings.models import RatingChange, RatingGameLine
-
-    slug = t.slug
-    out: list[Violation] = []
-
-    def add(model, pk, f):
-        out.append(_violation(model, pk, slug, f, slug))
-
-    try:
-        [inp] = rsel.rating_inputs([t])
-    except ApplicationError as exc:
-        add("ratings.RatingEvent", ev.pk, Finding("rating.inputs", {"reason": exc.message}, None, None))
-        return out
-    period = rsel.rating_period(t)
-    if ev.period != period:
-        add("ratings.RatingEvent", ev.pk, Finding("rating.period", {"found": ev.period, "expected": period},
-                                                  period.isoformat(), ev.period.isoformat()))
-    players = rsel.players_in([inp])
-    want = {"rated_sets": len(inp.event.sets), "players": len(players), "forfeits": inp.forfeits, "byes": inp.byes,
-            "unrated_matches": inp.unrated_matches, "matches_without_sets": inp.matches_without_sets}
-    for name, value in want.items():
-        stored = getattr(ev, name)
-        if stored != value:
-            add("ratings.RatingEvent", ev.pk, Finding("rating.event_count", {"what": name, "found": stored,
-                                                                              "expected": value}, value, stored))
-    changes = list(RatingChange.objects.filter(event=ev))
-    if len(changes) != len(players):
-        add("ratings.RatingEvent", ev.pk, Finding("rating.players", {"found": len(changes), "expected": len(players)},
-                                                  len(players), len(changes)))
-    # what each (player, set) line must say, from the engine's own view of the set
-    expected: dict[tuple[int, int], tuple[Decimal, int]] = {}
-    for s, set_id in zip(inp.event.sets, inp.set_ids):
-        score = Decimal(str(s.score))
-        expected[(s.player_a, set_id)] = (score, s.margin)
-        expected[(s.player_b, set_id)] = (ONE - score, -s.margin)
-    lines = list(RatingGameLine.objects.filter(change__event=ev).order_by("pk")
-                 .values_list("change_id", "change__player_id", "set_result_id", "set_result__number", "score",
-                              "margin", "delta", "pk"))
-    if len(lines) != 2 * len(inp.event.sets):
-        add("ratings.RatingEvent", ev.pk, Finding("rating.lines", {"found": len(lines), "expected": 2 * len(inp.event.sets)},
-                                                  2 * len(inp.event.sets), len(lines)))
-    deltas: dict[int, list[float]] = defaultdict(list)
-    for change_id, player_id, set_id, set_no, score, margin, delta, pk in lines:
-        deltas[change_id].append(delta)
-        want_line = expected.get((player_id, set_id))
-        if want_line is None:
-            add("ratings.RatingGameLine", pk, Finding("rating.line_set", {"set": set_id}, None, set_id))
-        elif (Decimal(score), margin) != want_line:
-            add("ratings.RatingGameLine", pk, Finding("rating.line", {
-                "set": set_no, "found_score": _pts(score), "found_margin": margin,
-                "expected_score": _pts(want_line[0]), "expected_margin": want_line[1]},
-                [_pts(want_line[0]), want_line[1]], [_pts(score), margin]))
-    for c in changes:
-        for f in rating_change_findings(rating_before=c.rating_before, rating_after=c.rating_after,
-                                        status_before=c.status_before, sets=c.sets, deltas=deltas.get(c.pk, [])):
-            add("ratings.RatingChange", c.pk, f)
-    return out
+def register_check(name: str, check: Callable[..., list[Violation]], *, messages: dict | None = None) -> None:
+    """Make :func:`check_invariants` run ``check(tournaments=...)`` after the tournaments' own checks;
+    ``messages`` (``kind`` → sentence) join :data:`MESSAGES`. Registering a name again replaces it. An app
+    above tournaments (ratings) registers from its ``AppConfig.ready``: tournaments never imports it."""
+    _CHECKS[name] = check
+    MESSAGES.update(messages or {})
 
 
 def check_invariants(*, tournaments=None, ratings: bool = True, standings: bool = True) -> list[Violation]:
     """Every invariant of ``tournaments`` (a queryset; None: the whole database): :func:`check_tournament`
-    for each (in id order), then (``ratings``) :func:`check_ratings`. Returns the violations, none when
-    the data is sound."""
+    for each (in id order), then (``ratings``) the checks of the apps above (:func:`register_check`: the
+    national rating's, ``ratings.invariants.check_ratings``). Returns the violations, none when the data
+    is sound."""
     from tournaments.models import Tournament
 
     qs = Tournament.objects.all() if tournaments is None else tournaments
@@ -737,5 +595,6 @@ def check_invariants(*, tournaments=None, ratings: bool = True, standings: bool 
         if t is not None:  # deleted meanwhile
             out.extend(check_tournament(t, standings=standings))
     if ratings:
-        out.extend(check_ratings(tournaments=tournaments))
+        for check in _CHECKS.values():
+            out.extend(check(tournaments=tournaments))
     return out

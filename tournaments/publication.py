@@ -59,6 +59,16 @@ def final_standings_published(tournament: Tournament) -> bool:
     return tournament.standings_published_at is not None and published_round(tournament) >= tournament.rounds_total
 
 
+def is_rateable(tournament: Tournament) -> bool:
+    """Finished, final standings published, not archived: what the national rating counts
+    (:func:`ratings.inputs.rateable_tournaments`)."""
+    return (
+        tournament.status == Tournament.Status.FINISHED
+        and tournament.standings_published_at is not None
+        and tournament.archived_at is None
+    )
+
+
 def prizes_visible(tournament: Tournament, user) -> bool:
     """May ``user`` see the prize list (who won which prize)? The public once the final standings are
     published (:func:`final_standings_published`), organisers of the event always (a provisional list)."""

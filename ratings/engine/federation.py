@@ -1,7 +1,7 @@
 """The federation's rating system and its parameters (docs/ratings.md, "The federation's rating").
 
 :func:`federation_system` is the one place that says which engine system the national rating uses;
-the Django side (``ratings.services.rating_system``) calls it with the adopted parameter set, the
+the Django side (``ratings.parameters.selectors.rating_system``) calls it with the adopted parameter set, the
 evaluation (``rating_eval``, ``rating_tune``) with tuned candidates.
 
 The federation's rating is **margin Glicko-2**: Glickman's Glicko-2 with one rating period per event,
@@ -18,9 +18,10 @@ from typing import Any
 
 from .glicko2 import Glicko2Params, MarginGlicko2
 from .parameters import parameter_errors
+from .elo import UNRATED
 from .types import RatingInputError
 
-__all__ = ["FEDERATION_DEFAULTS", "FEDERATION_SYSTEM", "federation_params", "federation_system"]
+__all__ = ["FEDERATION_DEFAULTS", "FEDERATION_SYSTEM", "federation_params", "federation_system", "stored_rating"]
 
 FEDERATION_SYSTEM = MarginGlicko2.name
 """Name of the federation's rating system (``RatingEvent.system``, ``RatingParameterSet.system``)."""
@@ -69,3 +70,11 @@ def federation_system(params: Mapping[str, Any] | None = None) -> MarginGlicko2:
     """The federation's rating system with ``params`` over the shipped defaults (see
     :func:`federation_params` for errors)."""
     return MarginGlicko2(federation_params(params))
+
+
+def stored_rating(status: str, rating: float) -> int:
+    """``Player.rating`` as the rating run stores it: 0 for an unrated player, else the rating rounded
+    half up and held to 0..4000."""
+    if status == UNRATED:
+        return 0
+    return max(0, min(4000, int(rating + 0.5)))

@@ -11,7 +11,5 @@ register = template.Library()
 
 @register.filter
 def category_label(code) -> str:
-    from ratings.selectors import AGE_GROUPS
-
     code = code or "open"
-    return privacy.age_category_label(code) if code in AGE_GROUPS else str(code)  # a group dropped since
+    return privacy.age_category_label(code) if code in privacy.AGE_GROUPS else str(code)  # a group dropped since

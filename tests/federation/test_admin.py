@@ -88,7 +88,7 @@ def world(superuser):
                                   score=Decimal("1"), result_score=0.8, margin=6, expected=0.5, delta=5.25)
     InitialRating.objects.create(player=players[0], rating=1500)
     RatingParameterSet.objects.create(label="Ayar 2026", system="margin_glicko2", params={"tau": 0.9})
-    from ratings.services import rating_list_publish  # an official rating list and its lines
+    from ratings.lists.services import rating_list_publish  # an official rating list and its lines
 
     rating_list_publish(published_on=dt.date(2026, 1, 31), user=superuser, title="Ocak 2026")
     RecordImport.objects.create(created_by=superuser, status=RecordImport.Status.DONE, total=1, done=1, stored=1,

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from federation import roles, services
+from federation import accounts, roles
 from federation.errors import Conflict, PermissionDenied, ValidationFailed
 from federation.forms import PlayerCreateForm
 from federation.models import Player
@@ -281,7 +281,7 @@ def test_header_links_by_who_is_logged_in(event, player_user, staff, organiser_u
 
 def test_user_create_referee_for_one_tournament_is_audited(staff):
     t = TournamentFactory(name="Bursa Kupası")
-    account = services.user_create(user=staff, username="hakem1", first_name="Hakan", last_name="Emre",
+    account = accounts.user_create(user=staff, username="hakem1", first_name="Hakan", last_name="Emre",
                                    email="hakem1@example.org", kind="referee", tournament=t)
     assert account.has_usable_password()  # a random one: the link lets them choose theirs
     assert not account.groups.exists()
@@ -299,7 +299,7 @@ def test_user_create_referee_for_one_tournament_is_audited(staff):
 
 
 def test_user_create_federation_wide_organiser_with_temporary_password(staff):
-    account = services.user_create(user=staff, username="org2", first_name="Oya", last_name="Gür",
+    account = accounts.user_create(user=staff, username="org2", first_name="Oya", last_name="Gür",
                                    kind="organiser", federation_wide=True, password="kale-tasi-48")
     assert account.check_password("kale-tasi-48")
     assert roles.in_group(account, roles.ORGANISER)
@@ -321,19 +321,19 @@ def test_user_create_refusals_name_the_field(staff):
     base = dict(username="yeni", first_name="Ye", last_name="Ni", email="yeni@example.org", kind="referee")
     for change, field in cases:
         with pytest.raises(ValidationFailed) as exc:
-            services.user_create(user=staff, **{**base, **change})
+            accounts.user_create(user=staff, **{**base, **change})
         assert exc.value.field == field, change
     UserFactory(username="var", email="ayni@example.org")
     with pytest.raises(ValidationFailed) as exc:
-        services.user_create(user=staff, **{**base, "email": "AYNI@example.org"})
+        accounts.user_create(user=staff, **{**base, "email": "AYNI@example.org"})
     assert exc.value.field == "email"
     with pytest.raises(PermissionDenied):
-        services.user_create(user=UserFactory(groups=[roles.ORGANISER]), **base)
+        accounts.user_create(user=UserFactory(groups=[roles.ORGANISER]), **base)
 
 
 def test_player_account_gets_the_login_of_the_player(staff):
     p = PlayerFactory(federation_id="TMF-0005")
-    account = services.user_create(user=staff, username="oyuncu5", first_name="Can", last_name="Ak",
+    account = accounts.user_create(user=staff, username="oyuncu5", first_name="Can", last_name="Ak",
                                    kind="player", player=p, password="mangala-tahtasi-9")
     p.refresh_from_db()
     assert p.user == account
@@ -341,31 +341,31 @@ def test_player_account_gets_the_login_of_the_player(staff):
     assert (row.audit_action, row.history_user) == ("player.link_user", staff)
     other = UserFactory(username="ikinci")
     with pytest.raises(Conflict):
-        services.player_link_user(user=staff, player=p, account=other)
+        accounts.player_link_user(user=staff, player=p, account=other)
     with pytest.raises(Conflict):  # one account, one player
-        services.player_link_user(user=staff, player=PlayerFactory(), account=account)
+        accounts.player_link_user(user=staff, player=PlayerFactory(), account=account)
 
 
 def test_roles_assign_twice_is_refused_and_remove_is_recorded(staff):
     t = TournamentFactory()
     account = UserFactory(username="hakem2")
-    role = services.tournament_role_assign(user=staff, account=account, tournament=t, role="referee")
+    role = accounts.tournament_role_assign(user=staff, account=account, tournament=t, role="referee")
     with pytest.raises(Conflict) as exc:
-        services.tournament_role_assign(user=staff, account=account, tournament=t, role="referee")
+        accounts.tournament_role_assign(user=staff, account=account, tournament=t, role="referee")
     assert exc.value.field == "tournament"
-    services.tournament_role_assign(user=staff, account=account, tournament=t, role="organiser")
+    accounts.tournament_role_assign(user=staff, account=account, tournament=t, role="organiser")
     with pytest.raises(ValidationFailed):
-        services.tournament_role_assign(user=staff, account=account, tournament=t, role="king")
-    services.tournament_role_remove(user=staff, role=role, reason="başka turnuvada")
+        accounts.tournament_role_assign(user=staff, account=account, tournament=t, role="king")
+    accounts.tournament_role_remove(user=staff, role=role, reason="başka turnuvada")
     assert not TournamentRole.objects.filter(pk=role.pk).exists()
     gone = TournamentRole.history.filter(id=role.pk, history_type="-").get()
     assert (gone.audit_action, gone.history_change_reason, gone.audit_tournament_id) == (
         "role.remove", "başka turnuvada", t.pk)
     archived = TournamentFactory(archived_at=timezone.now())
     with pytest.raises(Conflict):
-        services.tournament_role_assign(user=staff, account=account, tournament=archived, role="referee")
+        accounts.tournament_role_assign(user=staff, account=account, tournament=archived, role="referee")
     with pytest.raises(PermissionDenied):
-        services.tournament_role_assign(user=account, account=account, tournament=t, role="referee")
+        accounts.tournament_role_assign(user=account, account=account, tournament=t, role="referee")
 
 
 def test_role_actions_are_labelled_in_the_tournament_history(staff):
@@ -373,7 +373,7 @@ def test_role_actions_are_labelled_in_the_tournament_history(staff):
 
     t = TournamentFactory()
     account = UserFactory(username="hakem3", first_name="Hale", last_name="Kem")
-    services.tournament_role_assign(user=staff, account=account, tournament=t, role="referee")
+    accounts.tournament_role_assign(user=staff, account=account, tournament=t, role="referee")
     items = tournament_history(tournament=t)
     assert items[0].action == "role.assign"
     assert items[0].action_label == "role given"
@@ -382,11 +382,11 @@ def test_role_actions_are_labelled_in_the_tournament_history(staff):
 def test_only_a_superuser_sets_a_staff_password(staff):
     other_staff = UserFactory(username="ikinci-staff", groups=[roles.STAFF])
     with pytest.raises(PermissionDenied):
-        services.user_set_password(user=staff, account=other_staff, password="uzun-bir-parola-1")
+        accounts.user_set_password(user=staff, account=other_staff, password="uzun-bir-parola-1")
     boss = UserFactory(username="boss", is_superuser=True)
-    services.user_set_password(user=boss, account=other_staff, password="uzun-bir-parola-1")
+    accounts.user_set_password(user=boss, account=other_staff, password="uzun-bir-parola-1")
     ref = UserFactory(username="hakem4")
-    services.user_set_password(user=staff, account=ref, password="uzun-bir-parola-2")
+    accounts.user_set_password(user=staff, account=ref, password="uzun-bir-parola-2")
     ref.refresh_from_db()
     assert ref.check_password("uzun-bir-parola-2")
     assert LogEntry.objects.filter(object_id=str(ref.pk), change_message="password.set").exists()

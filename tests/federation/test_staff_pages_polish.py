@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from federation import roles, services
+from federation import accounts, roles, services
 from federation.forms import PlayerCreateForm, PlayerForm
 from federation.models import Player
 from federation.selectors import _ACCOUNT_LABELS, _ACTION_LABELS, _DETAIL_WORDS, player_search_q
@@ -49,7 +49,7 @@ def test_every_history_label_has_a_turkish_translation():
 
 def test_account_history_names_the_actor_by_user_name_when_it_has_no_name():
     nameless = UserFactory(username="kurul-uyesi", first_name="", last_name="", is_staff=True)
-    account = services.user_create(user=nameless, username="hakem9", first_name="H", last_name="K",
+    account = accounts.user_create(user=nameless, username="hakem9", first_name="H", last_name="K",
                                    email="h9@example.org", kind="referee")
     page = _client(nameless).get(reverse("user-detail", args=[account.pk])).content.decode()
     table = page[page.index('data-testid="account-history"'):]

@@ -37,7 +37,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from federation.errors import Conflict, PermissionDenied, ValidationFailed
-from ratings import selectors, services
+from ratings.lists import selectors as list_selectors
+from ratings.lists import services as list_services
 from ratings.engine import FEDERATION_SYSTEM
 from ratings.models import InitialRating, RatingChange, RatingEvent, RatingList, RatingListEntry, RatingParameterSet
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory
@@ -104,7 +105,7 @@ def staff():
 def _lines(rating_list):
     """(last name, rating, sets, status, active, rank, change, category) in list order."""
     return [(e.name.split(",")[0], e.rating, e.sets, e.status, e.active, e.rank, e.change, e.category)
-            for e in selectors.rating_list_entries(rating_list)]
+            for e in list_selectors.rating_list_entries(rating_list)]
 
 
 MAY_LINES = [
@@ -126,15 +127,15 @@ MAY_LINES = [
 
 
 def test_window_and_default_date():
-    assert selectors.ACTIVITY_WINDOW_MONTHS == 12
-    assert selectors.activity_window_start(MAY) == dt.date(2025, 5, 2)
-    assert selectors.activity_window_start(dt.date(2028, 2, 29)) == dt.date(2027, 3, 1)  # 28 Feb 2027 + 1
-    assert selectors.months_before(dt.date(2026, 3, 31), 1) == dt.date(2026, 2, 28)
-    assert services.rating_list_default_date(dt.date(2026, 12, 17)) == dt.date(2026, 12, 1)
+    assert list_selectors.ACTIVITY_WINDOW_MONTHS == 12
+    assert list_selectors.activity_window_start(MAY) == dt.date(2025, 5, 2)
+    assert list_selectors.activity_window_start(dt.date(2028, 2, 29)) == dt.date(2027, 3, 1)  # 28 Feb 2027 + 1
+    assert list_selectors.months_before(dt.date(2026, 3, 31), 1) == dt.date(2026, 2, 28)
+    assert list_services.rating_list_default_date(dt.date(2026, 12, 17)) == dt.date(2026, 12, 1)
 
 
 def test_snapshot_by_hand(league, staff):
-    rl = services.rating_list_publish(published_on=MAY, user=staff, title="Mayıs 2026")
+    rl = list_services.rating_list_publish(published_on=MAY, user=staff, title="Mayıs 2026")
     assert _lines(rl) == MAY_LINES
     assert rl.players == 9 and rl.published_by == staff and rl.in_force and rl.system == FEDERATION_SYSTEM
     assert rl.parameter_set is None
@@ -143,7 +144,7 @@ def test_snapshot_by_hand(league, staff):
 
 
 def test_change_since_the_previous_list_in_force(league, staff):
-    april = services.rating_list_publish(published_on=APRIL, user=staff)
+    april = list_services.rating_list_publish(published_on=APRIL, user=staff)
     # 1 April 2026 (window from 2 April 2025): Demir's 1 May 2025 counts; Kaya and Ilgaz are not rated yet
     assert _lines(april) == [
         ("Demir", 1700, 3, "established", True, 1, None, "open"),
@@ -154,19 +155,19 @@ def test_change_since_the_previous_list_in_force(league, staff):
         ("Fidan", 1550, 0, "established", False, None, None, "open"),
         ("Hatay", 1490, 0, "established", False, None, None, "open"),
     ]
-    may = services.rating_list_publish(published_on=MAY, user=staff)
+    may = list_services.rating_list_publish(published_on=MAY, user=staff)
     changes = {name: change for name, *_rest, change, _cat in _lines(may)}
     assert changes == {"Cengiz": 0, "Çelik": 51, "Ilgaz": None, "Kaya": None, "Işık": 0, "Gül": 0, "Demir": 0,
                        "Fidan": 0, "Hatay": 0}
     # a withdrawn list is not "the previous list": withdraw April, publish May again → no changes
-    services.rating_list_withdraw(rating_list=may, user=staff, reason="Nisan listesi geri çekildi")
-    services.rating_list_withdraw(rating_list=april, user=staff, reason="Hatalı sonuçlar")
-    again = services.rating_list_publish(published_on=MAY, user=staff)
+    list_services.rating_list_withdraw(rating_list=may, user=staff, reason="Nisan listesi geri çekildi")
+    list_services.rating_list_withdraw(rating_list=april, user=staff, reason="Hatalı sonuçlar")
+    again = list_services.rating_list_publish(published_on=MAY, user=staff)
     assert {e.change for e in again.entries.all()} == {None}
 
 
 def test_category_follows_the_list_year(league, staff):
-    rl = services.rating_list_publish(published_on=dt.date(2025, 6, 1), user=staff)
+    rl = list_services.rating_list_publish(published_on=dt.date(2025, 6, 1), user=staff)
     cats = {e.name.split(",")[0]: e.category for e in rl.entries.all()}
     assert cats["Çelik"] == "u12" and cats["Cengiz"] == "open"  # 11 and 49 in 2025; 12 and 50 in 2026
 
@@ -174,7 +175,7 @@ def test_category_follows_the_list_year(league, staff):
 def test_parameter_set_in_force_is_recorded(league, staff):
     ps = RatingParameterSet.objects.create(label="Kurul 2026/1", system=FEDERATION_SYSTEM, params={},
                                            adopted_at=timezone.now(), adopted_by=staff)
-    rl = services.rating_list_publish(published_on=MAY, user=staff)
+    rl = list_services.rating_list_publish(published_on=MAY, user=staff)
     assert rl.parameter_set == ps
 
 
@@ -184,56 +185,56 @@ def test_parameter_set_in_force_is_recorded(league, staff):
 
 
 def test_withdraw_and_publish_again_for_the_same_date(league, staff):
-    first = services.rating_list_publish(published_on=MAY, user=staff)
+    first = list_services.rating_list_publish(published_on=MAY, user=staff)
     RatingChange.objects.filter(player=league["Işık"]).update(rating_after=1555.0)  # a corrected result
     with pytest.raises(Conflict) as exc:
-        services.rating_list_publish(published_on=MAY, user=staff)
+        list_services.rating_list_publish(published_on=MAY, user=staff)
     assert exc.value.field == "published_on"
-    services.rating_list_withdraw(rating_list=first, user=staff, reason="  Bir sonuç düzeltildi. ")
+    list_services.rating_list_withdraw(rating_list=first, user=staff, reason="  Bir sonuç düzeltildi. ")
     first.refresh_from_db()
     assert not first.in_force and first.withdrawn_by == staff and first.withdrawn_reason == "Bir sonuç düzeltildi."
-    second = services.rating_list_publish(published_on=MAY, user=staff)
-    assert selectors.rating_list_current() == second
-    assert selectors.rating_list_for_date(MAY) == second
-    assert selectors.rating_list_for_date(MAY, list_id=first.pk) == first
-    assert list(selectors.rating_list_archive()) == [second, first]
+    second = list_services.rating_list_publish(published_on=MAY, user=staff)
+    assert list_selectors.rating_list_current() == second
+    assert list_selectors.rating_list_for_date(MAY) == second
+    assert list_selectors.rating_list_for_date(MAY, list_id=first.pk) == first
+    assert list(list_selectors.rating_list_archive()) == [second, first]
     assert RatingListEntry.objects.get(rating_list=first, player=league["Işık"]).rating == 1501  # frozen
     assert RatingListEntry.objects.get(rating_list=second, player=league["Işık"]).rating == 1555
     with pytest.raises(Conflict):
-        services.rating_list_withdraw(rating_list=first, user=staff, reason="again")
+        list_services.rating_list_withdraw(rating_list=first, user=staff, reason="again")
 
 
 def test_refusals(league, staff):
     tomorrow = timezone.localdate() + dt.timedelta(days=1)
     with pytest.raises(ValidationFailed) as exc:
-        services.rating_list_publish(published_on=tomorrow, user=staff)
+        list_services.rating_list_publish(published_on=tomorrow, user=staff)
     assert exc.value.field == "published_on"
     with pytest.raises(ValidationFailed) as exc:
-        services.rating_list_publish(published_on=MAY, user=staff, title="a\nb")
+        list_services.rating_list_publish(published_on=MAY, user=staff, title="a\nb")
     assert exc.value.field == "title"
     with pytest.raises(PermissionDenied):
-        services.rating_list_publish(published_on=MAY, user=UserFactory())
-    rl = services.rating_list_publish(published_on=MAY, user=staff)
+        list_services.rating_list_publish(published_on=MAY, user=UserFactory())
+    rl = list_services.rating_list_publish(published_on=MAY, user=staff)
     for reason in ("", "   ", None):
         with pytest.raises(ValidationFailed) as exc:
-            services.rating_list_withdraw(rating_list=rl, user=staff, reason=reason)
+            list_services.rating_list_withdraw(rating_list=rl, user=staff, reason=reason)
         assert exc.value.field == "reason"
     with pytest.raises(PermissionDenied):
-        services.rating_list_withdraw(rating_list=rl, user=UserFactory(), reason="x")
+        list_services.rating_list_withdraw(rating_list=rl, user=UserFactory(), reason="x")
     assert RatingList.objects.count() == 1 and rl.in_force
 
 
 def test_lists_are_published_in_date_order(league, staff):
     """A list's changes count from the list before it: an earlier list after a later one is refused
     until the later one is withdrawn (the fresh-user trial saw changes frozen against the wrong list)."""
-    may = services.rating_list_publish(published_on=MAY, user=staff)
+    may = list_services.rating_list_publish(published_on=MAY, user=staff)
     april = MAY - dt.timedelta(days=30)
     with pytest.raises(Conflict) as exc:
-        services.rating_list_publish(published_on=april, user=staff)
+        list_services.rating_list_publish(published_on=april, user=staff)
     assert exc.value.field == "published_on" and "tarih sırasıyla" in str(exc.value.message)  # Turkish: the default
-    services.rating_list_withdraw(rating_list=may, user=staff, reason="önce nisan listesi")
-    assert services.rating_list_publish(published_on=april, user=staff).in_force
-    again = services.rating_list_publish(published_on=MAY, user=staff)
+    list_services.rating_list_withdraw(rating_list=may, user=staff, reason="önce nisan listesi")
+    assert list_services.rating_list_publish(published_on=april, user=staff).in_force
+    again = list_services.rating_list_publish(published_on=MAY, user=staff)
     assert list(RatingList.objects.filter(withdrawn_at__isnull=True).order_by("published_on")
                 .values_list("published_on", flat=True)) == [april, MAY] and again.in_force
 
@@ -243,11 +244,11 @@ def test_audit_history_and_data_version(league, staff, django_capture_on_commit_
 
     before = current("ratings")[0]
     with django_capture_on_commit_callbacks(execute=True):
-        rl = services.rating_list_publish(published_on=MAY, user=staff, note="Aylık liste")
+        rl = list_services.rating_list_publish(published_on=MAY, user=staff, note="Aylık liste")
     assert current("ratings")[0] == before + 1  # the cached rating pages change
     bumped = []
-    monkeypatch.setattr(services, "bump_on_commit", bumped.append)  # (the test's one transaction merges bumps)
-    services.rating_list_withdraw(rating_list=rl, user=staff, reason="Hatalı")
+    monkeypatch.setattr(list_services, "bump_on_commit", bumped.append)  # (the test's one transaction merges bumps)
+    list_services.rating_list_withdraw(rating_list=rl, user=staff, reason="Hatalı")
     assert bumped == ["ratings"]
     rows = list(RatingList.history.filter(id=rl.pk).order_by("history_date"))
     assert [(r.audit_action, r.history_user, r.history_change_reason, r.history_type) for r in rows] == [
@@ -261,8 +262,8 @@ def test_audit_history_and_data_version(league, staff, django_capture_on_commit_
 
 
 def test_api_reads_anonymous(client, league, staff):
-    services.rating_list_publish(published_on=APRIL, user=staff)
-    services.rating_list_publish(published_on=MAY, user=staff, title="Mayıs")
+    list_services.rating_list_publish(published_on=APRIL, user=staff)
+    list_services.rating_list_publish(published_on=MAY, user=staff, title="Mayıs")
     archive = client.get("/api/ratings/lists/").json()
     assert archive["count"] == 2
     assert [r["published_on"] for r in archive["results"]] == ["2026-05-01", "2026-04-01"]
@@ -337,8 +338,8 @@ def test_schema_documents_the_list_operations(client):
 
 
 def test_pages_for_anonymous_visitors(client, league, staff):
-    services.rating_list_publish(published_on=APRIL, user=staff)
-    services.rating_list_publish(published_on=MAY, user=staff, title="Mayıs listesi")
+    list_services.rating_list_publish(published_on=APRIL, user=staff)
+    list_services.rating_list_publish(published_on=MAY, user=staff, title="Mayıs listesi")
     page = client.get("/ratings/lists/2026-05-01/").content.decode()
     assert "Mayıs listesi" in page and "Çelik, Test" in page and "+51" in page
     assert "1976" not in page and "2014" not in page  # no birth year (KVKK); the age group only
@@ -356,8 +357,8 @@ def test_pages_for_anonymous_visitors(client, league, staff):
 
 
 def test_csv_download(client, league, staff):
-    services.rating_list_publish(published_on=APRIL, user=staff)
-    services.rating_list_publish(published_on=MAY, user=staff)
+    list_services.rating_list_publish(published_on=APRIL, user=staff)
+    list_services.rating_list_publish(published_on=MAY, user=staff)
     resp = client.get("/ratings/lists/2026-05-01.csv")
     assert resp.status_code == 200 and resp["Content-Type"].startswith("text/csv")
     assert 'filename="derecelendirme-listesi-2026-05-01.csv"' in resp["Content-Disposition"]
@@ -376,14 +377,14 @@ def test_csv_download(client, league, staff):
 
 def test_csv_cells_are_never_formulas(client, staff):
     PlayerFactory(last_name="=HYPERLINK(1)", first_name="", rating=1500)
-    services.rating_list_publish(published_on=MAY, user=staff)
+    list_services.rating_list_publish(published_on=MAY, user=staff)
     assert "'=HYPERLINK(1)" in client.get("/ratings/lists/2026-05-01.csv").content.decode()
 
 
 @needs_poppler
 def test_pdf_download(client, league, staff, settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path
-    services.rating_list_publish(published_on=MAY, user=staff)
+    list_services.rating_list_publish(published_on=MAY, user=staff)
     resp = client.get("/ratings/lists/2026-05-01.pdf")
     assert resp.status_code == 200 and resp["Content-Type"] == "application/pdf"
     data = b"".join(resp.streaming_content)
@@ -401,8 +402,8 @@ def test_pdf_download(client, league, staff, settings, tmp_path):
 
 
 def test_downloads_of_withdrawn_lists_are_404_but_the_page_says_why(client, league, staff):
-    rl = services.rating_list_publish(published_on=MAY, user=staff)
-    services.rating_list_withdraw(rating_list=rl, user=staff, reason="Bir turnuva düzeltildi")
+    rl = list_services.rating_list_publish(published_on=MAY, user=staff)
+    list_services.rating_list_withdraw(rating_list=rl, user=staff, reason="Bir turnuva düzeltildi")
     assert client.get("/ratings/lists/2026-05-01.csv").status_code == 404
     assert client.get("/ratings/lists/2026-05-01.pdf").status_code == 404
     page = client.get("/ratings/lists/2026-05-01/").content.decode()
@@ -411,7 +412,7 @@ def test_downloads_of_withdrawn_lists_are_404_but_the_page_says_why(client, leag
     assert "Bir turnuva düzeltildi" in archive
     assert "/ratings/lists/2026-05-01.csv" not in archive
     assert "official-list-box" in client.get("/ratings/").content.decode()
-    assert selectors.rating_list_current() is None
+    assert list_selectors.rating_list_current() is None
     assert client.get(f"/players/{league['Çelik'].federation_id}/").content.decode().count("official-lists") == 0
 
 
@@ -449,7 +450,7 @@ def test_publish_and_withdraw_forms_are_for_staff(client, league, staff):
 def test_anonymising_a_player_renames_their_lines(league, staff):
     from federation.services import player_anonymise
 
-    services.rating_list_publish(published_on=MAY, user=staff)
+    list_services.rating_list_publish(published_on=MAY, user=staff)
     player_anonymise(player=league["Çelik"], user=staff, reason="Ayrıldı")
     e = RatingListEntry.objects.get(player=league["Çelik"])
     assert e.name == f"Anonim {league['Çelik'].pk}" and e.city == "" and e.rating == 1651
@@ -498,12 +499,12 @@ def test_pages_cost_a_fixed_number_of_queries(client, staff):
         return out
 
     PlayerFactory.create_batch(5, rating=1500)
-    rl = services.rating_list_publish(published_on=dt.date(2026, 4, 1), user=staff)
-    services.rating_list_publish(published_on=MAY, user=staff)
+    rl = list_services.rating_list_publish(published_on=dt.date(2026, 4, 1), user=staff)
+    list_services.rating_list_publish(published_on=MAY, user=staff)
     few = counts()
     PlayerFactory.create_batch(60, rating=1500)
-    services.rating_list_withdraw(rating_list=RatingList.objects.get(published_on=MAY), user=staff, reason="x")
-    services.rating_list_publish(published_on=MAY, user=staff)
+    list_services.rating_list_withdraw(rating_list=RatingList.objects.get(published_on=MAY), user=staff, reason="x")
+    list_services.rating_list_publish(published_on=MAY, user=staff)
     assert rl.in_force
     many = counts()
     assert few == many, (few, many)

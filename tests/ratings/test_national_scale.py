@@ -17,7 +17,7 @@ from django.urls import reverse
 from federation.collation import TURKISH_ALPHABET, player_sort_key, player_sort_text
 from federation.models import Player
 from federation.selectors import player_search_q, search_words
-from ratings import selectors, services
+from ratings import inputs, selectors, services
 from ratings.models import InitialRating, RatingChange, RatingEvent, RatingGameLine
 from tests.factories import ClubFactory, PlayerFactory
 from tests.ratings.test_product import _play_round, _tournament
@@ -234,7 +234,7 @@ def _write_event_before_issue_22(inp, run, now):
     from ratings.engine import FEDERATION_SYSTEM
 
     ev = inp.event
-    players = selectors.players_in([inp])
+    players = inputs.players_in([inp])
     rev = RatingEvent.objects.create(
         tournament=inp.tournament, period=ev.date, rated_at=now, system=FEDERATION_SYSTEM,
         rated_sets=len(ev.sets), players=len(players), forfeits=inp.forfeits, byes=inp.byes,

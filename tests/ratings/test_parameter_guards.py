@@ -14,9 +14,11 @@ from django.utils import timezone
 from federation.errors import ValidationFailed
 from federation.models import Player
 from ratings import services
+from ratings.parameters import selectors as parameter_selectors
+from ratings.parameters import services as parameter_services
 from ratings.engine import FEDERATION_SYSTEM, federation_params
 from ratings.models import RatingParameterSet
-from ratings.parameter_checks import latest_rerating_failure
+from ratings.parameters.rerating import latest_rerating_failure
 from tests.ratings.test_parameters import TUNED, _adopt, _assert_stored_equals, _direct_run, _ratings_after, rated, staff  # noqa: F401
 from tests.ratings.test_product import four  # noqa: F401  (fixture)
 
@@ -77,19 +79,19 @@ def _bad_set(*, adopted: bool) -> RatingParameterSet:
 def test_a_stored_set_out_of_range_cannot_be_adopted(client, staff):  # noqa: F811
     row = _bad_set(adopted=False)
     with pytest.raises(ValidationFailed) as exc:
-        services.rating_parameters_adopt(parameter_set=row, user=staff, reason="deneme")
+        parameter_services.rating_parameters_adopt(parameter_set=row, user=staff, reason="deneme")
     assert exc.value.field == "params" and exc.value.message.startswith("margin_scale")
     client.force_login(staff)
     resp = client.post(f"/api/ratings/parameters/{row.pk}/adopt/", {"reason": "deneme"}, content_type="application/json")
     assert resp.status_code == 400 and resp.json()["error"]["field"] == "params"
     row.refresh_from_db()
-    assert not row.in_force and services.rating_system().params == federation_params(None)
+    assert not row.in_force and parameter_selectors.rating_system().params == federation_params(None)
 
 
 def test_the_rating_list_is_served_while_a_broken_set_is_in_force(client, rated, staff):  # noqa: F811
     _bad_set(adopted=True)
     with pytest.raises(Exception):  # what used to make GET /ratings/ a 500
-        services.rating_system()
+        parameter_selectors.rating_system()
     resp = client.get("/ratings/")
     assert resp.status_code == 200 and resp.context["provisional_rd"] == int(federation_params(None).provisional_rd)
     client.force_login(staff)
@@ -99,12 +101,12 @@ def test_the_rating_list_is_served_while_a_broken_set_is_in_force(client, rated,
 
 def test_a_failed_rerating_keeps_the_ratings_and_undoes_the_adoption(client, rated, staff, monkeypatch,  # noqa: F811
                                                                      django_capture_on_commit_callbacks):
-    first = services.rating_parameters_create(label="Marj 0.3", params=TUNED, user=staff)
+    first = parameter_services.rating_parameters_create(label="Marj 0.3", params=TUNED, user=staff)
     _adopt(django_capture_on_commit_callbacks, parameter_set=first, user=staff, reason="Kurul kararı")
     _assert_stored_equals(_direct_run(TUNED))
     before = _ratings_after()
     before_players = dict(Player.objects.values_list("pk", "rating"))
-    second = services.rating_parameters_create(label="Yeni", params={"margin_weight": 0.6}, user=staff)
+    second = parameter_services.rating_parameters_create(label="Yeni", params={"margin_weight": 0.6}, user=staff)
 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("float division by zero")
@@ -119,7 +121,7 @@ def test_a_failed_rerating_keeps_the_ratings_and_undoes_the_adoption(client, rat
     assert not adopted.in_force and adopted.rerating_error == "ZeroDivisionError: float division by zero"
     assert adopted.rerating_failed_at is not None and adopted.retired_by is None
     assert first.in_force  # what is in force is what the served ratings were computed with
-    assert services.rating_system().params == federation_params(TUNED)
+    assert parameter_selectors.rating_system().params == federation_params(TUNED)
     assert adopted.history.first().audit_action == "rating_parameters.rerating_failed"
 
     assert client.get("/ratings/").status_code == 200
@@ -144,18 +146,18 @@ def test_a_failed_rerating_after_the_first_adoption_returns_to_the_defaults(rate
                                                                            django_capture_on_commit_callbacks,
                                                                            django_assert_num_queries):
     before = _ratings_after()
-    row = services.rating_parameters_create(label="Yeni", params=TUNED, user=staff)
+    row = parameter_services.rating_parameters_create(label="Yeni", params=TUNED, user=staff)
     monkeypatch.setattr(services, "rate_events", lambda *a, **k: (_ for _ in ()).throw(OverflowError("math range error")))
     _adopt(django_capture_on_commit_callbacks, parameter_set=row, user=staff, reason="Deneme")
     row.refresh_from_db()
     assert _ratings_after() == before and not row.in_force
-    assert services.rating_system().params == federation_params(None)
+    assert parameter_selectors.rating_system().params == federation_params(None)
     with django_assert_num_queries(2):
         assert latest_rerating_failure().rerating_error == "OverflowError: math range error"
 
 
 def test_a_refused_run_records_the_reason_without_undoing_the_adoption(rated, staff):  # noqa: F811
-    from ratings.parameter_checks import rerating_failure_record
+    from ratings.parameters.rerating import rerating_failure_record
 
     row = RatingParameterSet.objects.create(label="Yeni", system=FEDERATION_SYSTEM, params=TUNED,
                                             adopted_at=timezone.now())  # adopted, its re-rating not run yet

@@ -1,5 +1,5 @@
 """Tuning and adopting the federation's rating parameters: an adopted set changes
-``ratings.services.rating_system()`` and the whole history is re-rated with it (equal to a direct engine
+``ratings.parameters.selectors.rating_system()`` and the whole history is re-rated with it (equal to a direct engine
 run to 0.01, different from the defaults' run); who, when and why are recorded, the set before is
 retired, one set at most is in force (also as a database constraint); the way back to the shipped
 defaults; the staff page and the API (401/403/400); ``rating_tune`` on the federation's own sets."""
@@ -15,9 +15,12 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from federation.errors import Conflict, PermissionDenied, ValidationFailed
-from ratings import selectors, services
+from ratings import services
 from ratings.engine import FEDERATION_SYSTEM, federation_params, federation_system, rate_events
+from ratings.inputs import rateable_tournaments, rating_inputs
 from ratings.models import InitialRating, RatingChange, RatingEvent, RatingParameterSet
+from ratings.parameters import selectors as parameter_selectors
+from ratings.parameters import services as parameter_services
 from tests.factories import UserFactory
 from tests.ratings.test_product import _publish, _two_round_event, four  # noqa: F401  (fixture)
 
@@ -65,7 +68,7 @@ def _ratings_after() -> dict[tuple[int, int], float]:
 
 def _direct_run(params):
     """The whole history rated by the engine itself with ``params`` (over the shipped defaults)."""
-    inputs = selectors.rating_inputs(selectors.rateable_tournaments())
+    inputs = rating_inputs(rateable_tournaments())
     initial = {pid: float(r) for pid, r in InitialRating.objects.values_list("player_id", "rating") if r > 0}
     return rate_events([i.event for i in inputs], federation_system(params), initial=initial, history=True)
 
@@ -81,7 +84,7 @@ def _assert_stored_equals(run):
 
 def _adopt(django_capture_on_commit_callbacks, **kwargs):
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        row = services.rating_parameters_adopt(**kwargs)
+        row = parameter_services.rating_parameters_adopt(**kwargs)
     assert len(callbacks) >= 1  # the full re-rating was queued on commit
     return row
 
@@ -95,18 +98,18 @@ def test_adopting_a_set_changes_the_system_and_rerates_everything(rated, staff, 
     (t1, t2), four = rated
     defaults_run = _ratings_after()
     _assert_stored_equals(_direct_run(None))
-    assert services.rating_system().params == federation_params(None)
+    assert parameter_selectors.rating_system().params == federation_params(None)
 
-    row = services.rating_parameters_create(label="Marj 0.3", params=TUNED, user=staff)
+    row = parameter_services.rating_parameters_create(label="Marj 0.3", params=TUNED, user=staff)
     assert not row.in_force and row.system == FEDERATION_SYSTEM
-    assert row.params == selectors.parameter_values(TUNED)  # every parameter stored, the others as shipped
-    assert row.params["margin_weight"] == 0.3 and len(row.params) == len(selectors.parameter_values(None))
-    assert services.rating_system().params == federation_params(None)  # saved is not adopted
+    assert row.params == parameter_selectors.parameter_values(TUNED)  # every parameter stored, the others as shipped
+    assert row.params["margin_weight"] == 0.3 and len(row.params) == len(parameter_selectors.parameter_values(None))
+    assert parameter_selectors.rating_system().params == federation_params(None)  # saved is not adopted
     assert _ratings_after() == defaults_run
 
     adopted = _adopt(django_capture_on_commit_callbacks, parameter_set=row, user=staff, reason="Kurul kararı 2026/4")
     assert adopted.pk == row.pk and adopted.in_force
-    assert services.rating_system().params == federation_params(TUNED)
+    assert parameter_selectors.rating_system().params == federation_params(TUNED)
     after = _ratings_after()
     assert set(after) == set(defaults_run)
     moved = [k for k in after if abs(after[k] - defaults_run[k]) > 0.01]
@@ -117,21 +120,21 @@ def test_adopting_a_set_changes_the_system_and_rerates_everything(rated, staff, 
         p.refresh_from_db()
         assert p.rating == int(run.rating(p.pk) + 0.5)
     assert set(RatingEvent.objects.values_list("system", flat=True)) == {FEDERATION_SYSTEM}
-    assert not selectors.rerating_state().pending
+    assert not parameter_selectors.rerating_state().pending
 
 
 def test_rating_system_is_one_query(rated, staff, django_assert_num_queries):
-    row = services.rating_parameters_create(label="Marj 0.3", params=TUNED, user=staff)
+    row = parameter_services.rating_parameters_create(label="Marj 0.3", params=TUNED, user=staff)
     RatingParameterSet.objects.filter(pk=row.pk).update(adopted_at=timezone.now(), adopted_by=staff)
     with django_assert_num_queries(1):
-        system = services.rating_system()
+        system = parameter_selectors.rating_system()
     assert system.params == federation_params(TUNED) != federation_params(None)
 
 
 def test_history_records_who_when_why_and_retires_the_set_before(rated, staff, django_capture_on_commit_callbacks):
     other = UserFactory(username="ikinci", is_staff=True)
-    a = services.rating_parameters_create(label="A", params={"margin_weight": 0.5}, user=staff)
-    b = services.rating_parameters_create(label="B", params={"margin_weight": 0.25}, user=other)
+    a = parameter_services.rating_parameters_create(label="A", params={"margin_weight": 0.5}, user=staff)
+    b = parameter_services.rating_parameters_create(label="B", params={"margin_weight": 0.25}, user=other)
     _adopt(django_capture_on_commit_callbacks, parameter_set=a, user=staff, reason="ilk ayar")
     _adopt(django_capture_on_commit_callbacks, parameter_set=b, user=other, reason="daha kararlı")
     a.refresh_from_db()
@@ -140,7 +143,7 @@ def test_history_records_who_when_why_and_retires_the_set_before(rated, staff, d
     assert a.retired_at == b.adopted_at and a.adopted_at < b.adopted_at
     assert (b.adopted_by, b.adoption_reason, b.retired_at) == (other, "daha kararlı", None)
     assert list(RatingParameterSet.objects.filter(adopted_at__isnull=False, retired_at__isnull=True)) == [b]
-    assert services.rating_system().params == federation_params({"margin_weight": 0.25})
+    assert parameter_selectors.rating_system().params == federation_params({"margin_weight": 0.25})
 
     rows = list(RatingParameterSet.history.filter(id=a.pk).order_by("history_date", "history_id"))
     assert [(r.audit_action, r.history_user, r.history_change_reason) for r in rows] == [
@@ -151,7 +154,7 @@ def test_history_records_who_when_why_and_retires_the_set_before(rated, staff, d
     b_adopt = RatingParameterSet.history.filter(id=b.pk, audit_action="rating_parameters.adopt").get()
     assert b_adopt.audit_action_id == rows[2].audit_action_id  # one action: retire A, adopt B
 
-    overview = selectors.parameter_overview()
+    overview = parameter_selectors.parameter_overview()
     assert overview.in_force == b
     assert [r.pk for r in overview.history] == [b.pk, a.pk]
     assert overview.candidates == ()
@@ -159,8 +162,8 @@ def test_history_records_who_when_why_and_retires_the_set_before(rated, staff, d
 
 
 def test_adopting_a_retired_set_again_adopts_a_copy(rated, staff, django_capture_on_commit_callbacks):
-    a = services.rating_parameters_create(label="A", params={"margin_weight": 0.5}, user=staff)
-    b = services.rating_parameters_create(label="B", params={"margin_weight": 0.25}, user=staff)
+    a = parameter_services.rating_parameters_create(label="A", params={"margin_weight": 0.5}, user=staff)
+    b = parameter_services.rating_parameters_create(label="B", params={"margin_weight": 0.25}, user=staff)
     _adopt(django_capture_on_commit_callbacks, parameter_set=a, user=staff, reason="1")
     _adopt(django_capture_on_commit_callbacks, parameter_set=b, user=staff, reason="2")
     again = _adopt(django_capture_on_commit_callbacks, parameter_set=a, user=staff, reason="3")
@@ -186,16 +189,16 @@ def test_only_one_set_in_force_is_a_database_constraint(staff):
 
 def test_return_to_the_shipped_defaults(rated, staff, django_capture_on_commit_callbacks):
     defaults_run = _ratings_after()
-    a = services.rating_parameters_create(label="A", params=TUNED, user=staff)
+    a = parameter_services.rating_parameters_create(label="A", params=TUNED, user=staff)
     _adopt(django_capture_on_commit_callbacks, parameter_set=a, user=staff, reason="deneme")
     assert _ratings_after() != defaults_run
     with pytest.raises(ValidationFailed) as exc:
-        services.rating_parameters_revert_to_defaults(user=staff, reason="  ")
+        parameter_services.rating_parameters_revert_to_defaults(user=staff, reason="  ")
     assert exc.value.field == "reason"
     with django_capture_on_commit_callbacks(execute=True):
-        retired = services.rating_parameters_revert_to_defaults(user=staff, reason="sonuçlar kötü")
+        retired = parameter_services.rating_parameters_revert_to_defaults(user=staff, reason="sonuçlar kötü")
     assert retired.pk == a.pk and retired.retired_by == staff and retired.retired_at is not None
-    assert services.rating_system().params == federation_params(None)
+    assert parameter_selectors.rating_system().params == federation_params(None)
     after = _ratings_after()
     assert after.keys() == defaults_run.keys()
     for key, value in defaults_run.items():
@@ -203,17 +206,17 @@ def test_return_to_the_shipped_defaults(rated, staff, django_capture_on_commit_c
     row = RatingParameterSet.history.filter(id=a.pk).order_by("-history_date", "-history_id").first()
     assert (row.audit_action, row.history_user, row.history_change_reason) == (
         "rating_parameters.revert", staff, "sonuçlar kötü")
-    overview = selectors.parameter_overview()
+    overview = parameter_selectors.parameter_overview()
     assert overview.in_force is None and overview.history[0].revert_reason == "sonuçlar kötü"
     with pytest.raises(Conflict):
-        services.rating_parameters_revert_to_defaults(user=staff, reason="yine")
+        parameter_services.rating_parameters_revert_to_defaults(user=staff, reason="yine")
 
 
 def test_refusals(staff):
     player_user = UserFactory(username="oyuncu")
     with pytest.raises(PermissionDenied):
-        services.rating_parameters_create(label="A", params={}, user=player_user)
-    defaults = selectors.parameter_values(None)
+        parameter_services.rating_parameters_create(label="A", params={}, user=player_user)
+    defaults = parameter_selectors.parameter_values(None)
     flag = next(k for k, v in defaults.items() if isinstance(v, bool))
     count = next(k for k, v in defaults.items() if type(v) is int)
     for params, key in (({"margin_scale": -1}, "margin_scale"), ({"nope": 1}, "nope"),
@@ -221,48 +224,48 @@ def test_refusals(staff):
                         ({"margin_scale": "6"}, "margin_scale"), ({flag: 1}, flag),
                         ({"margin_scale": float("inf")}, "margin_scale")):
         with pytest.raises(ValidationFailed) as exc:
-            services.rating_parameters_create(label="A", params=params, user=staff)
+            parameter_services.rating_parameters_create(label="A", params=params, user=staff)
         assert exc.value.field == "params" and key in exc.value.message
     with pytest.raises(ValidationFailed) as exc:
-        services.rating_parameters_create(label="A", params=[1, 2], user=staff)
+        parameter_services.rating_parameters_create(label="A", params=[1, 2], user=staff)
     assert exc.value.field == "params"
     with pytest.raises(ValidationFailed) as exc:
-        services.rating_parameters_create(label=" ", params={}, user=staff)
+        parameter_services.rating_parameters_create(label=" ", params={}, user=staff)
     assert exc.value.field == "label"
-    row = services.rating_parameters_create(label="A", params={}, user=staff)
+    row = parameter_services.rating_parameters_create(label="A", params={}, user=staff)
     with pytest.raises(ValidationFailed) as exc:
-        services.rating_parameters_adopt(parameter_set=row, user=staff, reason="")
+        parameter_services.rating_parameters_adopt(parameter_set=row, user=staff, reason="")
     assert exc.value.field == "reason"
     with pytest.raises(PermissionDenied):
-        services.rating_parameters_adopt(parameter_set=row, user=player_user, reason="x")
+        parameter_services.rating_parameters_adopt(parameter_set=row, user=player_user, reason="x")
     with pytest.raises(PermissionDenied):
-        services.rating_parameters_revert_to_defaults(user=player_user, reason="x")
-    services.rating_parameters_adopt(parameter_set=row, user=staff, reason="x")
+        parameter_services.rating_parameters_revert_to_defaults(user=player_user, reason="x")
+    parameter_services.rating_parameters_adopt(parameter_set=row, user=staff, reason="x")
     with pytest.raises(Conflict):
-        services.rating_parameters_adopt(parameter_set=row, user=staff, reason="x")
+        parameter_services.rating_parameters_adopt(parameter_set=row, user=staff, reason="x")
     # stored parameters the engine no longer accepts are refused at adoption, naming the parameter
     bad = RatingParameterSet.objects.create(label="eski", system=FEDERATION_SYSTEM, params={"k_old": 3})
     with pytest.raises(ValidationFailed) as exc:
-        services.rating_parameters_adopt(parameter_set=bad, user=staff, reason="x")
+        parameter_services.rating_parameters_adopt(parameter_set=bad, user=staff, reason="x")
     assert exc.value.field == "params" and "k_old" in exc.value.message
     other_system = RatingParameterSet.objects.create(label="başka", system="another_system", params={})
     with pytest.raises(Conflict) as exc:
-        services.rating_parameters_adopt(parameter_set=other_system, user=staff, reason="x")
+        parameter_services.rating_parameters_adopt(parameter_set=other_system, user=staff, reason="x")
     assert "another_system" in exc.value.message
     assert RatingParameterSet.objects.get(pk=row.pk).in_force  # nothing changed
 
 
 def test_rerating_state_is_pending_until_the_rerating_ran(client, rated, staff):
     client.force_login(staff)
-    row = services.rating_parameters_create(label="A", params=TUNED, user=staff)
-    assert selectors.rerating_state().since is None and not selectors.rerating_state().pending
-    services.rating_parameters_adopt(parameter_set=row, user=staff, reason="x")  # on-commit job not run here
-    state = selectors.rerating_state()
+    row = parameter_services.rating_parameters_create(label="A", params=TUNED, user=staff)
+    assert parameter_selectors.rerating_state().since is None and not parameter_selectors.rerating_state().pending
+    parameter_services.rating_parameters_adopt(parameter_set=row, user=staff, reason="x")  # on-commit job not run here
+    state = parameter_selectors.rerating_state()
     assert state.pending and state.stale_events == state.total_events == 2
     html = client.get("/ratings/parameters/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert 'data-testid="rerating-pending"' in html and "2 of 2 rated events" in html
     services.ratings_recompute_all()
-    assert not selectors.rerating_state().pending
+    assert not parameter_selectors.rerating_state().pending
     html = client.get("/ratings/parameters/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert 'data-testid="rerating-pending"' not in html and 'data-testid="rerating-done"' in html
 
@@ -277,7 +280,7 @@ def test_api_requires_staff(client, staff):
     client.force_login(UserFactory(username="hakem", groups=["referee"]))
     resp = client.get("/api/ratings/parameters/")
     assert resp.status_code == 403 and resp.json()["error"]["code"] == "permission_denied"
-    row = services.rating_parameters_create(label="A", params={}, user=staff)
+    row = parameter_services.rating_parameters_create(label="A", params={}, user=staff)
     resp = client.post(f"/api/ratings/parameters/{row.pk}/adopt/", {"reason": "x"}, content_type="application/json")
     assert resp.status_code == 403
     assert client.post("/api/ratings/parameters/", {"label": "B", "params": {}},
@@ -289,7 +292,7 @@ def test_api_lists_creates_and_adopts(client, rated, staff, django_capture_on_co
     client.force_login(staff)
     body = client.get("/api/ratings/parameters/").json()
     assert body["in_force"] is None and body["system"] == FEDERATION_SYSTEM
-    assert body["params"] == body["defaults"] == selectors.parameter_values(None)
+    assert body["params"] == body["defaults"] == parameter_selectors.parameter_values(None)
     assert body["defaults"]["margin_weight"] == federation_params(None).margin_weight
     assert body["candidates"] == [] and body["history"] == []
 
@@ -343,7 +346,7 @@ def test_page_is_for_staff(client):
 
 def test_page_shows_defaults_candidates_and_adopts(client, rated, staff, django_capture_on_commit_callbacks):
     client.force_login(staff)
-    row = services.rating_parameters_create(
+    row = parameter_services.rating_parameters_create(
         label="Ayarlı 2026", params=TUNED, user=None,
         report={"logloss": {"margin": 0.9, "elo": 0.95, "glicko2": 0.97}, "events": 12, "held_out_sets": 300,
                 "date_range": ["2025-01-10", "2026-11-20"], "current": {"label": None, "logloss": 0.93}},
@@ -366,7 +369,7 @@ def test_page_shows_defaults_candidates_and_adopts(client, rated, staff, django_
     with django_capture_on_commit_callbacks(execute=True):
         resp = client.post(f"/ratings/parameters/{row.pk}/adopt/", {f"adopt-{row.pk}-reason": "Kurul kararı"})
     assert resp.status_code == 302 and resp["Location"] == "/ratings/parameters/"
-    assert services.rating_system().params == federation_params(TUNED)
+    assert parameter_selectors.rating_system().params == federation_params(TUNED)
     html = client.get("/ratings/parameters/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert 'data-testid="revert-form"' in html and "Kurul kararı" in html and "rerating-done" in html
 
@@ -382,7 +385,7 @@ def test_page_shows_defaults_candidates_and_adopts(client, rated, staff, django_
 
     with django_capture_on_commit_callbacks(execute=True):
         resp = client.post("/ratings/parameters/revert/", {"revert-reason": "geri dön"})
-    assert resp.status_code == 302 and services.rating_system().params == federation_params(None)
+    assert resp.status_code == 302 and parameter_selectors.rating_system().params == federation_params(None)
 
 
 # --------------------------------------------------------------------------------------------
@@ -429,17 +432,17 @@ def test_rating_tune_quick_saves_a_valid_candidate_and_writes_nothing_else(four_
     row = RatingParameterSet.objects.get(label="Ayar 2026")
     assert not row.in_force and row.created_by is None and row.system == FEDERATION_SYSTEM
     federation_params(row.params)  # valid for the engine (raises otherwise)
-    assert row.params == selectors.parameter_values(report["params"])
+    assert row.params == parameter_selectors.parameter_values(report["params"])
     assert row.report == report
     # read only: no initial rating captured, no rating rewritten, the defaults still in force
     assert InitialRating.objects.count() == initial_rows and _ratings_after() == before
-    assert services.rating_system().params == federation_params(None)
+    assert parameter_selectors.rating_system().params == federation_params(None)
 
 
 def test_rating_tune_scores_the_set_in_force_on_the_same_split(four_dates, staff, django_capture_on_commit_callbacks):
     from ratings.management.commands.rating_tune import federation_events, held_out_logloss
 
-    row = services.rating_parameters_create(label="Marj 0.3", params=TUNED, user=staff)
+    row = parameter_services.rating_parameters_create(label="Marj 0.3", params=TUNED, user=staff)
     _adopt(django_capture_on_commit_callbacks, parameter_set=row, user=staff, reason="x")
     out = StringIO()
     call_command("rating_tune", "--quick", stdout=out, stderr=StringIO())
@@ -473,7 +476,7 @@ def test_the_rule_that_a_win_never_lowers_a_rating_cannot_be_switched_off(staff)
     from ratings.engine import RatingInputError, federation_params
 
     with pytest.raises(ValidationFailed) as exc:
-        services.rating_parameters_create(label="kural yok", params={"monotone": False}, user=staff)
+        parameter_services.rating_parameters_create(label="kural yok", params={"monotone": False}, user=staff)
     assert exc.value.field == "params" and "monotone" in str(exc.value.message)
     with pytest.raises(RatingInputError, match="monotone"):
         federation_params({"monotone": False})

@@ -17,7 +17,7 @@ from django.utils import translation
 
 from federation.errors import ValidationFailed
 from federation.models import Player
-from ratings import selectors, services
+from ratings import inputs, selectors, services
 from ratings.engine import GLICKO2_SCALE, Event, RatedSet, federation_params, federation_system, glicko2_update, rate_events
 from ratings.models import InitialRating, RatingChange, RatingEvent, RatingGameLine
 from ratings.selectors import turkish_sort_key
@@ -706,12 +706,12 @@ def test_rating_period_prefers_end_then_start_then_creation_day():
 
     created = dt.datetime(2026, 5, 31, 22, 30, tzinfo=dt.timezone.utc)  # 1 June in Istanbul (UTC+3)
     t = Tournament(pk=7, end_date=dt.date(2026, 5, 3), start_date=dt.date(2026, 5, 1), created_at=created)
-    assert selectors.event_key(t) == (dt.date(2026, 5, 3), 7)
+    assert inputs.event_key(t) == (dt.date(2026, 5, 3), 7)
     t.end_date = None
-    assert selectors.rating_period(t) == dt.date(2026, 5, 1)
+    assert inputs.rating_period(t) == dt.date(2026, 5, 1)
     t.start_date = None
     t.standings_published_at = tz.now()
-    assert selectors.rating_period(t) == dt.date(2026, 6, 1)
+    assert inputs.rating_period(t) == dt.date(2026, 6, 1)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -18,12 +18,12 @@ from hypothesis import strategies as st
 
 import games.engine as engine
 from federation.models import Player
+from ratings.invariants import rating_change_findings
 from ratings.models import RatingChange, RatingEvent, RatingGameLine
 from tests.factories import PlayerFactory, organiser
 from tournaments import services
 from tournaments.invariants import (
-    Violation, check_invariants, check_tournament, match_findings, rating_change_findings, round_findings,
-    set_findings,
+    Violation, check_invariants, check_tournament, match_findings, round_findings, set_findings,
 )
 from tournaments.models import Entry, Match, Round, SetResult, Tournament
 from tournaments.services import SetInput

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from federation.errors import ValidationFailed
 from federation.models import Player
+from tournaments import signals
 from tournaments.archive.format import FORMAT, FORMAT_VERSION, TOURNAMENT_FIELDS
 from tournaments.models import Absence, CoinToss, ForbiddenPair, Match, PairingChange, SetResult, Tournament
 
@@ -34,8 +35,6 @@ def tournament_export(*, tournament: Tournament) -> dict:
     data gives the same document. Rating history is not part of it (only whether the event was rated),
     nor are user accounts or database ids. Raises ValidationFailed when a row names an entry of another
     tournament (:mod:`tournaments.invariants` reports such rows)."""
-    from ratings.models import RatingEvent
-
     t = Tournament.objects.get(pk=tournament.pk)
     if t.system == Tournament.System.KNOCKOUT or t.format == Tournament.Format.TEAM:
         # archive format 1 would lose the bracket settings or the teams: refuse rather than write a lossy copy
@@ -119,7 +118,7 @@ def tournament_export(*, tournament: Tournament) -> dict:
         elif isinstance(value, Decimal):
             value = float(value)
         settings[name] = value
-    settings["rated"] = RatingEvent.objects.filter(tournament=t).exists()
+    settings["rated"] = signals.tournament_was_rated(t)
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,

@@ -181,7 +181,7 @@ def _history(model, objs: list, *, reason: str, user, tournament_id: int) -> lis
 
 def _import(doc: dict, *, slug: str | None, user, reason: str) -> ArchiveImportReport:
     from federation.audit import audit_context as nested_context
-    from ratings.selectors import is_rateable
+    from tournaments.publication import is_rateable
     from tournaments.invariants import check_tournament
 
     parsed = parse_archive(doc, slug=slug, user=user)

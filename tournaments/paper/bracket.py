@@ -3,7 +3,7 @@ print): one column per round (final on the right), each match with its two playe
 and the winner in bold; the match for third place under the final; then the final ranking.
 
 Cached under ``MEDIA_ROOT/brackets`` by tournament version, language and audience and built like the
-crosstable PDF (:func:`tournaments.paper.crosstable.pdf_file_build`, the Celery task
+crosstable PDF (:func:`federation.pdf.pdf_file_build`, the Celery task
 ``tournaments.paper.bracket``); behind the bracket's gate (the public sees published and closed rounds).
 """
 from __future__ import annotations
@@ -35,7 +35,7 @@ def bracket_pdf_html(context: dict, *, lang: str = "tr") -> str:
 
 def bracket_pdf_bytes(*, tournament: Tournament, lang: str = "tr", public_only: bool = True) -> bytes:
     """The bracket of ``tournament`` as PDF bytes."""
-    from tournaments.paper.crosstable import html_to_pdf
+    from federation.pdf import html_to_pdf
 
     context = bracket_pdf_context(tournament=tournament, lang=lang, public_only=public_only)
     return html_to_pdf(bracket_pdf_html(context, lang=lang))
@@ -51,7 +51,7 @@ def bracket_pdf_path(tournament: Tournament, lang: str = "tr", public_only: bool
 
 def bracket_pdf_build(*, tournament: Tournament, lang: str = "tr", public_only: bool = True) -> Path:
     """Build (or reuse) the cached bracket PDF of the current version; returns its path."""
-    from tournaments.paper.crosstable import pdf_file_build
+    from federation.pdf import pdf_file_build
 
     return pdf_file_build(
         bracket_pdf_path(tournament, lang, public_only),

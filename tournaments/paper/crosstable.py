@@ -26,10 +26,8 @@ rules show through). ``table-layout: fixed``: no measuring pass.
 """
 from __future__ import annotations
 
-import gc
 import math
-from collections.abc import Callable, Iterable, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
@@ -42,6 +40,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from federation import pdf
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_crosstable
 
@@ -113,27 +112,6 @@ def _rules_uri(xs: Sequence[float], width: float, colour: str = "#999", stroke_p
     svg = (f"<svg xmlns='http://www.w3.org/2000/svg' width='{width:.2f}' height='8' viewBox='0 0 {width:.2f} 8' "
            f"preserveAspectRatio='none'><path d='{path}' stroke='{colour}' stroke-width='{stroke_px}' fill='none'/></svg>")
     return "data:image/svg+xml," + quote(svg, safe="=/: ")  # ' quoted too: nothing for the template to escape
-
-
-def _rule_png_uri(colour: str = "#999") -> str:
-    """A ``data:`` URI of a one-pixel PNG of ``colour`` (``#rgb`` or ``#rrggbb``): stretched along a
-    row's bottom (``background: url(...) left bottom / 100% 0.3pt no-repeat``) it draws the rule
-    between rows, for far less than a border on every cell."""
-    import base64
-    import struct
-    import zlib
-
-    hexes = colour.lstrip("#")
-    if len(hexes) == 3:
-        hexes = "".join(c * 2 for c in hexes)
-    rgb = bytes.fromhex(hexes)
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-
-    png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0))
-           + chunk(b"IDAT", zlib.compress(b"\x00" + rgb)) + chunk(b"IEND", b""))
-    return "data:image/png;base64," + base64.b64encode(png).decode()
 
 
 _VOWELS = frozenset("aeıioöuüâîûAEIİOÖUÜÂÎÛ")
@@ -259,8 +237,8 @@ class CrosstableGrid:
 
     @property
     def row_rule(self) -> str:
-        """The rule under every row (:func:`_rule_png_uri`)."""
-        return _rule_png_uri("#999")
+        """The rule under every row (:func:`federation.pdf.rule_png_uri`)."""
+        return pdf.rule_png_uri("#999")
 
     @property
     def left_px(self) -> int:
@@ -359,7 +337,7 @@ def crosstable_grid(table, lang: str | None = None) -> CrosstableGrid:
 
 def crosstable_pdf_bytes(*, tournament: Tournament, lang: str = "tr") -> bytes:
     """Render the public crosstable of ``tournament`` to PDF bytes."""
-    return html_to_pdf(crosstable_pdf_html(crosstable_pdf_context(tournament=tournament, lang=lang), lang=lang))
+    return pdf.html_to_pdf(crosstable_pdf_html(crosstable_pdf_context(tournament=tournament, lang=lang), lang=lang))
 
 
 def crosstable_pdf_context(*, tournament: Tournament, lang: str = "tr") -> dict:
@@ -374,40 +352,6 @@ def crosstable_pdf_html(context: dict, *, lang: str = "tr") -> str:
     """The HTML step: ``crosstable_pdf.html`` rendered in ``lang``."""
     with translation.override(lang):
         return render_to_string("tournaments/crosstable_pdf.html", context)
-
-
-@contextmanager
-def _gc_paused():
-    """Python's cyclic garbage collector off for a while: WeasyPrint makes hundreds of thousands of
-    boxes, and the collections their allocation sets off scan every one of them again and again (a
-    sixth of a 1000-player crosstable's time); collected once the PDF is made, as usual."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def pdf_document(html: str):
-    """WeasyPrint's layout of ``html`` (a :class:`weasyprint.document.Document`)."""
-    from weasyprint import HTML  # imported here: Pango is needed only when a PDF is made
-
-    with _gc_paused():
-        return HTML(string=html, base_url=str(settings.BASE_DIR)).render()
-
-
-def pdf_write(document) -> bytes:
-    """The PDF bytes of a laid-out document (:func:`pdf_document`)."""
-    with _gc_paused():
-        return document.write_pdf()
-
-
-def html_to_pdf(html: str) -> bytes:
-    """``html`` as PDF bytes: :func:`pdf_document`, then :func:`pdf_write`. Every PDF of the site
-    (crosstable, standings, pairing lists, result slips) is made here."""
-    return pdf_write(pdf_document(html))
 
 
 #: Bumped when the PDF's layout or wording changes (2: colour letters per language, one date format;
@@ -426,35 +370,6 @@ def crosstable_pdf_path(tournament: Tournament, lang: str = "tr") -> Path:
 
 def crosstable_pdf_build(*, tournament: Tournament, lang: str = "tr") -> Path:
     """Build (or reuse) the cached PDF file of the current version and return its path."""
-    return pdf_file_build(
+    return pdf.pdf_file_build(
         crosstable_pdf_path(tournament, lang), lambda: crosstable_pdf_bytes(tournament=tournament, lang=lang)
     )
-
-
-def pdf_file_build(path: Path, make: Callable[[], bytes]) -> Path:
-    """Write the bytes of ``make()`` to the cache file ``path`` unless it exists (to a temporary name,
-    then renamed: a build cut short leaves no half file), clear the web's "being built" marker and
-    return ``path``. Shared by every cached PDF (crosstable, standings, pairing lists)."""
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        import os
-
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(make())
-        tmp.replace(path)
-        _remove_stale_tmp(path)
-    path.with_suffix(".queued").unlink(missing_ok=True)  # the web's "being built" marker
-    return path
-
-
-def _remove_stale_tmp(path: Path, older_than: float = 600.0) -> None:
-    """Delete temporary files of ``path`` left by builds whose worker was killed half-way (any older
-    than ``older_than`` seconds: a younger one may belong to a build still running)."""
-    import time
-
-    for tmp in path.parent.glob(f"{path.stem}.*.tmp"):
-        try:
-            if time.time() - tmp.stat().st_mtime > older_than:
-                tmp.unlink(missing_ok=True)
-        except FileNotFoundError:
-            pass

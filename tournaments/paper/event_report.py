@@ -1,8 +1,8 @@
 """The event report (issue 14) as a printable PDF (WeasyPrint, the site's HTML-to-PDF step
-:func:`tournaments.paper.crosstable.html_to_pdf`): each section's top ten, players, rounds, chief arbiter.
+:func:`federation.pdf.html_to_pdf`): each section's top ten, players, rounds, chief arbiter.
 
 Built by the Celery task ``tournaments.paper.event_report`` on the ``pdf`` queue and cached under
-``MEDIA_ROOT/events`` like every PDF of the site (:func:`tournaments.paper.crosstable.pdf_file_build`;
+``MEDIA_ROOT/events`` like every PDF of the site (:func:`federation.pdf.pdf_file_build`;
 served by ``tournaments.views._cached_pdf_response``). An event has no version of its own, so the file
 is named by a fingerprint of what the report shows (:func:`event_report_fingerprint`): the event's
 fields and, per section the reader may see, its id, the version the reader's table is keyed on
@@ -49,7 +49,7 @@ def event_report_pdf_path(event: Event, user=None, lang: str = "tr") -> Path:
 
 def event_report_pdf_bytes(*, event: Event, user=None, lang: str = "tr") -> bytes:
     """The report of ``event`` as ``user`` sees it, as PDF bytes (WeasyPrint: call it in a worker)."""
-    from tournaments.paper.crosstable import html_to_pdf
+    from federation.pdf import html_to_pdf
 
     with translation.override(lang):
         context = {
@@ -62,7 +62,7 @@ def event_report_pdf_bytes(*, event: Event, user=None, lang: str = "tr") -> byte
 
 def event_report_pdf_build(*, event: Event, user=None, lang: str = "tr") -> Path:
     """Build (or reuse) the cached report PDF of ``event`` for ``user``'s view of it now; returns its path."""
-    from tournaments.paper.crosstable import pdf_file_build
+    from federation.pdf import pdf_file_build
 
     return pdf_file_build(event_report_pdf_path(event, user, lang),
                           lambda: event_report_pdf_bytes(event=event, user=user, lang=lang))

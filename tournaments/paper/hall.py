@@ -16,7 +16,7 @@ and the standings with their tie-break columns.
   in the request; never cached (the URL depends on the host).
 * Standings (:func:`standings_pdf_bytes`): the standings table as the page shows it; cached under
   ``MEDIA_ROOT/standings`` by tournament version, language and audience and built like the crosstable
-  PDF (:func:`tournaments.paper.crosstable.pdf_file_build`, the Celery task
+  PDF (:func:`federation.pdf.pdf_file_build`, the Celery task
   ``tournaments.standings_pdf``).
 """
 from __future__ import annotations
@@ -51,7 +51,7 @@ LAYOUT = 2
 
 
 def _html_to_pdf(html: str) -> bytes:
-    from tournaments.paper.crosstable import html_to_pdf
+    from federation.pdf import html_to_pdf
 
     return html_to_pdf(html)
 
@@ -252,7 +252,8 @@ def pairings_grid(t: Tournament, round: Round, alpha: list[AlphaLine], *, large:
     language). A page of the list holds, in its left column then its right one, the lines whose
     heights (:func:`_wrapped_lines`) fit under its headings; the last page's columns are balanced,
     the left one the longer, as CSS columns would."""
-    from tournaments.paper.crosstable import _column_px, _rule_png_uri, _rules_uri
+    from federation.pdf import rule_png_uri
+    from tournaments.paper.crosstable import _column_px, _rules_uri
 
     width = PAIRINGS_WIDTH_PX
     mm = 96 / 25.4
@@ -277,7 +278,7 @@ def pairings_grid(t: Tournament, round: Round, alpha: list[AlphaLine], *, large:
     if large:  # one column, the table flows from page to page
         pages = (AlphaPage(tuple(enumerate(alpha)), ()),) if alpha else ()
         return PairingsGrid(boards_rules, (name_px, board_px, colour_px), alpha_rules, table_px, pages,
-                            _rule_png_uri("#777"))
+                            rule_png_uri("#777"))
 
     pad_y = ALPHA_PAD_MM[0]
     rule = 0.4 * _PT_MM
@@ -315,7 +316,7 @@ def pairings_grid(t: Tournament, round: Round, alpha: list[AlphaLine], *, large:
             columns = [left, rest[len(left):]]
         pages.append(AlphaPage(tuple((k, alpha[k]) for k in columns[0]), tuple((k, alpha[k]) for k in columns[1])))
     return PairingsGrid(boards_rules, (name_px, board_px, colour_px), alpha_rules, table_px, tuple(pages),
-                        _rule_png_uri("#777"))
+                        rule_png_uri("#777"))
 
 
 def pairings_pdf_html(context: dict, *, lang: str = "tr") -> str:
@@ -340,7 +341,7 @@ def pairings_pdf_path(round: Round, lang: str = "tr", large: bool = False) -> Pa
 
 def pairings_pdf_build(*, round: Round, lang: str = "tr", large: bool = False) -> Path:
     """Build (or reuse) the cached pairing list of ``round`` as it stands; returns its path."""
-    from tournaments.paper.crosstable import pdf_file_build
+    from federation.pdf import pdf_file_build
 
     return pdf_file_build(pairings_pdf_path(round, lang, large),
                           lambda: pairings_pdf_bytes(round=round, lang=lang, large=large))
@@ -566,7 +567,8 @@ def standings_grid(st, lang: str) -> StandingsGrid:
     from django.utils.safestring import mark_safe
 
     from federation.formatting import number, points
-    from tournaments.paper.crosstable import TABLE_PX, _column_px, _columns, _headings, _rule_png_uri, _rules_uri
+    from federation.pdf import rule_png_uri
+    from tournaments.paper.crosstable import TABLE_PX, _column_px, _columns, _headings, _rules_uri
 
     landscape = len(st.tiebreak_labels) > 3
     width = TABLE_PX if landscape else 190 / 25.4 * 96 - 16  # A4 less the 10 mm side margins and the body's
@@ -631,7 +633,7 @@ def standings_grid(st, lang: str) -> StandingsGrid:
         tiebreak_heads=_headings(labels, tab_px, font, lang, pad_px=pad),
         rows_html=mark_safe("".join(rows)),  # noqa: S308 - every text above is escaped
         left_rules=_rules_uri([0, number_px, 2 * number_px], 2 * number_px, "#888", 0.53),
-        right_rules=_rules_uri(xs, grid_right, "#888", 0.53), row_rule=_rule_png_uri("#888"),
+        right_rules=_rules_uri(xs, grid_right, "#888", 0.53), row_rule=rule_png_uri("#888"),
     )
 
 
@@ -651,7 +653,7 @@ def standings_pdf_path(tournament: Tournament, lang: str = "tr", public_only: bo
 
 def standings_pdf_build(*, tournament: Tournament, lang: str = "tr", public_only: bool = True) -> Path:
     """Build (or reuse) the cached standings PDF of the current version; returns its path."""
-    from tournaments.paper.crosstable import pdf_file_build
+    from federation.pdf import pdf_file_build
 
     return pdf_file_build(
         standings_pdf_path(tournament, lang, public_only),

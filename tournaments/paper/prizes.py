@@ -4,7 +4,7 @@ club, rating, points, tie-breaks). The tables are short (a category's members), 
 tables, not the crosstable's tab-stop cells (:mod:`tournaments.paper.crosstable`).
 
 Cached under ``MEDIA_ROOT/prizes`` by tournament version, language and audience and built like the
-crosstable PDF (:func:`tournaments.paper.crosstable.pdf_file_build`, the Celery task
+crosstable PDF (:func:`federation.pdf.pdf_file_build`, the Celery task
 ``tournaments.prizes_pdf``); behind the prize list's gate (:func:`tournaments.publication.prizes_visible`).
 """
 from __future__ import annotations
@@ -38,7 +38,7 @@ def prizes_pdf_html(context: dict, *, lang: str = "tr") -> str:
 
 def prizes_pdf_bytes(*, tournament: Tournament, lang: str = "tr", public_only: bool = True) -> bytes:
     """The prize list and the category tables of ``tournament`` as PDF bytes."""
-    from tournaments.paper.crosstable import html_to_pdf
+    from federation.pdf import html_to_pdf
 
     context = prizes_pdf_context(tournament=tournament, lang=lang, public_only=public_only)
     return html_to_pdf(prizes_pdf_html(context, lang=lang))
@@ -55,7 +55,7 @@ def prizes_pdf_path(tournament: Tournament, lang: str = "tr", public_only: bool 
 
 def prizes_pdf_build(*, tournament: Tournament, lang: str = "tr", public_only: bool = True) -> Path:
     """Build (or reuse) the cached prize list PDF of the current version; returns its path."""
-    from tournaments.paper.crosstable import pdf_file_build
+    from federation.pdf import pdf_file_build
 
     return pdf_file_build(
         prizes_pdf_path(tournament, lang, public_only),

@@ -1,10 +1,10 @@
 """The team championship's results as a printable PDF (WeasyPrint, A4 landscape, DejaVu Sans so that
 ç ğ ı İ ö ş ü print): the team standings with their tie-breaks, the team crosstable and the board prizes
 (issue 14), made by the same HTML-to-PDF step as every PDF of the site
-(:func:`tournaments.paper.crosstable.html_to_pdf`).
+(:func:`federation.pdf.html_to_pdf`).
 
 Cached under ``MEDIA_ROOT/teams`` per tournament, version (the public's file: ``standings_version``),
-language and audience (:func:`tournaments.paper.crosstable.pdf_file_build`); behind the standings' gate
+language and audience (:func:`federation.pdf.pdf_file_build`); behind the standings' gate
 (:func:`tournaments.publication.results_visible`). Built like every PDF of the site by a worker (the
 Celery task ``tournaments.paper.teams`` on the ``pdf`` queue), never in the web request.
 """
@@ -41,7 +41,7 @@ def team_pdf_html(context: dict, *, lang: str = "tr") -> str:
 
 
 def team_pdf_bytes(*, tournament: Tournament, lang: str = "tr", public_only: bool = True) -> bytes:
-    from tournaments.paper.crosstable import html_to_pdf
+    from federation.pdf import html_to_pdf
 
     return html_to_pdf(team_pdf_html(team_pdf_context(tournament=tournament, lang=lang, public_only=public_only),
                                      lang=lang))
@@ -57,7 +57,7 @@ def team_pdf_path(tournament: Tournament, lang: str = "tr", public_only: bool = 
 def team_pdf_build(*, tournament: Tournament, lang: str = "tr", public_only: bool = True) -> Path:
     """Build (or reuse) the cached PDF of the current version; returns its path."""
     from tournaments.caching import current_version
-    from tournaments.paper.crosstable import pdf_file_build
+    from federation.pdf import pdf_file_build
 
     current_version(tournament, public=public_only)  # the committed version names the file
     return pdf_file_build(team_pdf_path(tournament, lang, public_only),

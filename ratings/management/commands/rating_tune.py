@@ -2,7 +2,7 @@
 
 Tunes the federation's rating on the federation's own recorded sets (docs/ratings.md, "Tuning and
 adoption"): the rated events are built from the database exactly as a rating run builds them
-(:func:`ratings.selectors.rating_inputs` of :func:`ratings.selectors.rateable_tournaments`, each
+(:func:`ratings.inputs.rating_inputs` of :func:`ratings.inputs.rateable_tournaments`, each
 player's initial rating as the run takes it, read only: no row is written), then
 :func:`ratings.evaluation.evaluate_events` tunes the federation's rating and the baselines (Elo, Glicko-2) on the
 earlier events and scores them on the later ones (the same split and report as
@@ -38,11 +38,11 @@ def federation_events() -> tuple[list, dict[int, float]]:
     run reads them but without writing :class:`~ratings.models.InitialRating` rows: a player the
     national rating has not seen yet starts from ``Player.rating``."""
     from federation.models import Player
-    from ratings import selectors
+    from ratings.inputs import players_in, rateable_tournaments, rating_inputs
     from ratings.models import InitialRating
 
-    inputs = selectors.rating_inputs(selectors.rateable_tournaments())
-    player_ids = selectors.players_in(inputs)
+    inputs = rating_inputs(rateable_tournaments())
+    player_ids = players_in(inputs)
     known = dict(InitialRating.objects.filter(player_id__in=player_ids).values_list("player_id", "rating"))
     missing = [pid for pid in player_ids if pid not in known]
     if missing:
@@ -85,7 +85,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, seed: int, budget, bootstrap, save, quick: bool, **options):
         from federation.errors import ValidationFailed
-        from ratings import services
+        from ratings.parameters import services as parameter_services
 
         budget = (2 if quick else 24) if budget is None else budget
         bootstrap = (200 if quick else 2000) if bootstrap is None else bootstrap
@@ -93,7 +93,7 @@ class Command(BaseCommand):
             raise CommandError("--budget and --bootstrap must be at least 1", returncode=2)
         if save is not None:
             try:  # checked before the run: fail fast
-                services._clean_label(save)
+                parameter_services._clean_label(save)
             except ValidationFailed as exc:
                 raise CommandError(f"--save: {exc.message}", returncode=2) from None
 
@@ -144,7 +144,7 @@ class Command(BaseCommand):
         report = _finite(report)
         self.stdout.write(render_table(evaluation))
         if save is not None:
-            row = services.rating_parameters_create(label=save, params=tuned, report=report, user=None)
+            row = parameter_services.rating_parameters_create(label=save, params=tuned, report=report, user=None)
             self.stderr.write(f"saved parameter set #{row.pk} {row.label!r} (not adopted; adopt it on /ratings/parameters/)")
         self.stdout.write(json.dumps(report))
 

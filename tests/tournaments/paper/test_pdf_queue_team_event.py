@@ -10,12 +10,12 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
+from federation import pdf as weasy
 from federation.queues import task_routes
 from tests.factories import organiser, referee
 from tests.tournaments.test_events import _play_through, _pupil
 from tests.tournaments.test_teams import SCRIPT, make_event, play
 from tournaments import services, tasks
-from tournaments.paper import crosstable as crosstable_pdf
 from tournaments.events import services as events
 from tournaments.paper.event_report import event_report_pdf_path
 from tournaments.paper.teams import team_pdf_path
@@ -70,7 +70,7 @@ def no_weasyprint_in_the_request(monkeypatch, settings):
         calls.append(html)
         raise AssertionError("WeasyPrint called in the web request")
 
-    monkeypatch.setattr(crosstable_pdf, "html_to_pdf", forbidden)
+    monkeypatch.setattr(weasy, "html_to_pdf", forbidden)
     return calls
 
 
@@ -107,7 +107,7 @@ def test_team_pdf_is_queued_not_rendered_then_served_from_cache_and_rebuilt_afte
     assert path == str(team_pdf_path(t, "tr", True)) and f"-s{t.standings_version}-" in path
     assert not team_pdf_path(t, "tr", True).with_suffix(".queued").exists()
     # served from the cache: no render, no job
-    monkeypatch.setattr(crosstable_pdf, "html_to_pdf", lambda html: pytest.fail("rendered again"))
+    monkeypatch.setattr(weasy, "html_to_pdf", lambda html: pytest.fail("rendered again"))
     monkeypatch.setattr(tasks.team_pdf_task, "delay", lambda *args: pytest.fail("queued again"))
     with django_assert_max_num_queries(12):
         ready = c.get(f"/t/{t.slug}/teams.pdf")
@@ -150,7 +150,7 @@ def test_event_report_pdf_is_queued_not_rendered_then_cached_and_rebuilt_after_a
     from django.contrib.auth.models import AnonymousUser
 
     assert path == str(event_report_pdf_path(event, AnonymousUser(), "tr"))
-    monkeypatch.setattr(crosstable_pdf, "html_to_pdf", lambda html: pytest.fail("rendered again"))
+    monkeypatch.setattr(weasy, "html_to_pdf", lambda html: pytest.fail("rendered again"))
     monkeypatch.setattr(tasks.event_report_pdf_task, "delay", lambda *args: pytest.fail("queued again"))
     ready = c.get(f"/events/{event.slug}/report.pdf")
     assert ready.status_code == 200 and ready["Content-Type"] == "application/pdf"

@@ -3,10 +3,10 @@
 The HTML comes from ``templates/ratings/official_list_pdf.html``; its rows are written here (one string,
 no template loop over thousands of rows). The table's header repeats on every page, the list's name
 and "page / pages" are at the foot; the rules between rows are a stretched 1-pixel PNG in each row's
-background (far cheaper than cell borders, as in :mod:`tournaments.paper.crosstable`).
+background (far cheaper than cell borders; :mod:`federation.pdf`, the WeasyPrint helpers of every PDF).
 
 A list never changes once published, so its file is built once per language (by a worker of the
-``pdf`` queue: :func:`ratings.tasks.rating_list_pdf_task`) under ``MEDIA_ROOT/rating_lists`` and served
+``pdf`` queue: :func:`ratings.lists.tasks.rating_list_pdf_task`) under ``MEDIA_ROOT/rating_lists`` and served
 from there; anonymising a player (KVKK) removes the files of the lists they are on
 (:func:`rating_list_pdf_files_remove`).
 """
@@ -22,8 +22,9 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from federation import pdf
 from federation.formatting import signed
-from ratings import selectors
+from ratings.lists import selectors as list_selectors
 from ratings.models import RatingList
 from ratings.templatetags.official_lists import category_label
 
@@ -65,17 +66,15 @@ def _rows_html(entries) -> str:
 
 def rating_list_pdf_context(*, rating_list: RatingList, lang: str = "tr") -> dict:
     """The data step of the PDF: the template's context, in ``lang``."""
-    from tournaments.paper.crosstable import _rule_png_uri
-
     with translation.override(lang):
-        entries = selectors.rating_list_entries(rating_list).only(
+        entries = list_selectors.rating_list_entries(rating_list).only(
             "rank", "name", "federation_id", "club", "city", "category", "sets", "status", "active", "rating",
             "change",
         )
         return {
             "rl": rating_list, "rows_html": mark_safe(_rows_html(entries.iterator(chunk_size=2000))),  # noqa: S308 (escaped above)
-            "row_rule": _rule_png_uri("#999"), "generated_at": timezone.now(),
-            "activity_months": selectors.ACTIVITY_WINDOW_MONTHS,
+            "row_rule": pdf.rule_png_uri("#999"), "generated_at": timezone.now(),
+            "activity_months": list_selectors.ACTIVITY_WINDOW_MONTHS,
         }
 
 
@@ -86,14 +85,10 @@ def rating_list_pdf_html(context: dict, *, lang: str = "tr") -> str:
 
 def rating_list_pdf_bytes(*, rating_list: RatingList, lang: str = "tr") -> bytes:
     """The PDF of ``rating_list`` in ``lang`` (built now, not cached)."""
-    from tournaments.paper.crosstable import html_to_pdf
-
-    return html_to_pdf(rating_list_pdf_html(rating_list_pdf_context(rating_list=rating_list, lang=lang), lang=lang))
+    return pdf.html_to_pdf(rating_list_pdf_html(rating_list_pdf_context(rating_list=rating_list, lang=lang), lang=lang))
 
 
 def rating_list_pdf_build(*, rating_list: RatingList, lang: str = "tr") -> Path:
     """Build (or reuse) the cached PDF file of ``rating_list`` and return its path."""
-    from tournaments.paper.crosstable import pdf_file_build
-
-    return pdf_file_build(rating_list_pdf_path(rating_list, lang),
-                          lambda: rating_list_pdf_bytes(rating_list=rating_list, lang=lang))
+    return pdf.pdf_file_build(rating_list_pdf_path(rating_list, lang),
+                              lambda: rating_list_pdf_bytes(rating_list=rating_list, lang=lang))
