@@ -4,5 +4,6 @@ separated them or saying they are level on everything.
 
 Reads only (no services): :mod:`tournaments.placement.selectors` explains from the same standings the
 standings page shows (``tournaments.selectors.tournament_standings``, same publish gate);
-:mod:`tournaments.placement.views` and :mod:`tournaments.placement.urls` serve the page.
+:mod:`tournaments.placement.views` serves the page, :mod:`tournaments.placement.api` its JSON twin
+(``GET /api/tournaments/<slug>/standings/<start_no>/why/``), :mod:`tournaments.placement.urls` routes both.
 """

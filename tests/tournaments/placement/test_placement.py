@@ -163,3 +163,30 @@ def test_standings_rows_link_to_the_placement_page():
     t = build()
     html = Client().get(f"/t/{t.slug}/standings/").content.decode()
     assert f'href="/t/{t.slug}/standings/3/why/"' in html
+
+
+# --- the JSON twin --------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_placement_api_values():
+    t = build()
+    data = Client(HTTP_ACCEPT_LANGUAGE="en").get(f"/api/tournaments/{t.slug}/standings/3/why/").json()
+    assert data["player"]["start_no"] == 3 and data["player"]["rank"] == 3
+    assert data["tiebreak_keys"] == ["buchholz", "wins"]
+    assert data["above"]["neighbour"]["start_no"] == 2 and data["above"]["decided_by"] == "Buchholz"
+    assert data["above"]["steps"] == [
+        {"label": "Points", "own": 2.0, "other": 2.0, "decisive": False},
+        {"label": "Buchholz", "own": 4.0, "other": 5.0, "decisive": True},
+    ]
+    assert data["below"]["decided_by"] == "Points" and data["below"]["playoff"] is False
+
+
+@pytest.mark.django_db
+def test_placement_api_in_turkish_and_publish_gate():
+    t = build()
+    data = Client(HTTP_ACCEPT_LANGUAGE="tr").get(f"/api/tournaments/{t.slug}/standings/3/why/").json()
+    assert data["below"]["decided_by"] == "Puan"
+    hidden = build(published=False)
+    assert Client().get(f"/api/tournaments/{hidden.slug}/standings/3/why/").status_code == 404
+    assert Client().get(f"/api/tournaments/{t.slug}/standings/99/why/").status_code == 404
