@@ -39,6 +39,7 @@ class TournamentForm(forms.ModelForm):
                 label=_("Tie-break %(n)d") % {"n": i + 1}, choices=choices, required=False,
                 initial=default[i] if i < len(default) else "",
             )
+        self.fields["tiebreak_1"].help_text = TIEBREAK_ARO_HELP
         self.fields["rounds_total"].widget.attrs.update({"min": 1, "max": 99, "inputmode": "numeric"})
         self.fields["rounds_total"].help_text = _("For a round robin the pairing sets it from the number of players.")
         self.fields["acceleration"].choices = ACCELERATION_CHOICES
@@ -113,6 +114,9 @@ def clean_knockout_form_fields(form, data: dict) -> None:
     except ApplicationError as exc:
         form.add_error("knockout_sets", exc.message)
 
+
+TIEBREAK_ARO_HELP = _("Average rating of opponents (ARO, ARO-Cut1; FIDE C.07 Art. 10): unrated opponents are left "
+                      "out of the average, as the FIDE tie-break server does; Cut-1 leaves out the lowest-rated one.")
 
 TIEBREAK_RULES_HELP = _("Which FIDE C.07 text the tie-breaks follow. By the event's dates: the 1 March 2026 "
                         "amendment for events starting on or after that day, the 2023 text before.")

@@ -307,6 +307,15 @@ def tournament_standings(
     return _standings(tournament=tournament, public_only=public_only, after_round=after_round, lang=lang)[0]
 
 
+def standings_with_records(
+    *, tournament: Tournament, public_only: bool = False, lang: str = "tr"
+) -> tuple[Standings, list[PlayerRecord]]:
+    """:func:`tournament_standings` (default round) and the player records it was ranked from, read in
+    one load: what a page needs to explain the ranking (``tournaments.placement``)."""
+    st, loaded = _standings(tournament=tournament, public_only=public_only, after_round=None, lang=lang)
+    return st, player_records(tournament, loaded, st.rounds)
+
+
 def _standings(
     *, tournament: Tournament, public_only: bool, after_round: int | None, lang: str
 ) -> tuple[Standings, _Loaded]:

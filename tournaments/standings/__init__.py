@@ -4,10 +4,11 @@ Public API::
 
     from tournaments.standings import (
         RoundKind, RoundEntry, PlayerRecord, StandingRow, StandingsError,
-        TieBreak, TIEBREAKS, compute_standings, tiebreak_label,
+        TieBreak, TIEBREAKS, compute_standings, separating_step, tiebreak_label,
     )
 
     rows = compute_standings(players, tiebreaks=["buchholz_cut1", "buchholz", "direct_encounter"])
+    step = separating_step(players, tiebreaks=[...], first=3, second=7)  # 0 points, k: k-th tie-break, None level
 
 Tie-breaks follow FIDE C.07 (Tie-Break Regulations, 2023 text): see
 :mod:`tournaments.standings.tiebreaks` for each article and the handling of unplayed rounds.
@@ -19,7 +20,7 @@ from tournaments.standings.base import (
     StandingRow,
     StandingsError,
 )
-from tournaments.standings.standings import compute_standings
+from tournaments.standings.standings import compute_standings, separating_step
 from tournaments.standings.tiebreaks import TIEBREAKS, TieBreak, tiebreak_label
 
 __all__ = [
@@ -31,5 +32,6 @@ __all__ = [
     "TIEBREAKS",
     "TieBreak",
     "compute_standings",
+    "separating_step",
     "tiebreak_label",
 ]

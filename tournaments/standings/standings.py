@@ -103,3 +103,36 @@ def rank_event(event: Event, specs: Sequence[TieBreak]) -> list[StandingRow]:
             )
         position += len(g)
     return rows
+
+
+def separating_step(
+    players: Sequence[PlayerRecord],
+    *,
+    tiebreaks: Sequence[str],
+    first: int,
+    second: int,
+    rounds: int | None = None,
+    round_robin: bool = False,
+    rules: str = "2023",
+) -> int | None:
+    """Which step of the ranking (:func:`compute_standings`, same arguments) puts the players ``first``
+    and ``second`` (player ids) on different ranks: ``0`` = match points, ``k`` = the k-th tie-break
+    of ``tiebreaks`` (1-based), ``None`` = level on points and every tie-break (they share a rank).
+
+    The ranking is repeated with the first ``k`` tie-breaks for k = 0, 1, …: a value that differs does
+    not always separate (direct encounter with missing encounters, C.07 Art. 6.3, leaves the whole
+    group tied), so the step is the one after which the ranks differ. Raises
+    :class:`~tournaments.standings.base.StandingsError` as :func:`compute_standings` does, and for an
+    unknown player id."""
+    if isinstance(tiebreaks, str):
+        raise StandingsError("tiebreaks must be a sequence of keys, not a single string")
+    specs: list[TieBreak] = [get_tiebreak(key) for key in tiebreaks]
+    event = build_event(players, rounds, round_robin=round_robin, rules=rules)
+    for pid in (first, second):
+        if pid not in event.ids:
+            raise StandingsError(f"unknown player id {pid}")
+    for k in range(len(specs) + 1):
+        rank = {r.player_id: r.rank for r in rank_event(event, specs[:k])}
+        if rank[first] != rank[second]:
+            return k
+    return None

@@ -240,20 +240,25 @@ def _round_half_up(total: int, count: int) -> float:
 
 
 def _otb_opponent_ratings(event: Event) -> list[list[int]]:
+    """Per player: the ratings of the *rated* opponents met over the board. An unrated opponent
+    (rating 0 in :class:`~tournaments.standings.base.PlayerRecord`) is left out, as the FIDE
+    tie-break server does: an unrated opponent has no rating to average, it does not count as 0."""
     ratings = event.ratings
-    return [[ratings[j] for k, j in zip(ks, js) if k is _PLAYED]
+    return [[ratings[j] for k, j in zip(ks, js) if k is _PLAYED and ratings[j] > 0]
             for ks, js in zip(event.kind, event.opponent)]
 
 
 def aro(event: Event) -> list[float]:
     """ARO, C.07 Art. 10.1: average rating of the opponents met over the board, rounded to the
-    nearest whole number (0.5 rounded up). Forfeits and byes are not games; no game → 0."""
+    nearest whole number (0.5 rounded up). Forfeits and byes are not games; unrated opponents
+    (rating 0) are left out of the average; no rated opponent → 0."""
     return [_round_half_up(sum(rs), len(rs)) if rs else 0.0 for rs in _otb_opponent_ratings(event)]
 
 
 def aro_cut1(event: Event) -> list[float]:
-    """ARO-C1, C.07 Art. 10.1 with Cut-1 (Art. 14.1): the lowest-rated opponent is left out
-    before averaging. Fewer than two games → 0 (the value is undefined)."""
+    """ARO-C1, C.07 Art. 10.1 with Cut-1 (Art. 14.1): the lowest-rated of the *rated* opponents is
+    left out before averaging (unrated opponents are not in the average at all, see :func:`aro`).
+    Fewer than two rated opponents → 0 (the value is undefined)."""
     out = []
     for rs in _otb_opponent_ratings(event):
         if len(rs) < 2:
