@@ -18,11 +18,18 @@ short of its column, so that the tab itself is narrow: WeasyPrint 70 draws a tab
 Pango laid it out (the ``PANGO_GLYPH_EMPTY`` case of ``draw_first_line``), and a narrow tab keeps that
 error under a pixel a row. Column widths are measured from the texts with DejaVu Sans' advance widths
 (:func:`_text_px`): a text wider than its column would push the next ones a column on; a heading
-wider than its column is set smaller or hyphenated (:func:`_headings`). The header
+wider than its column is set smaller, and a column is never narrower than its headings' longest word
+(:func:`_headings`: headings wrap at spaces only, never inside a word). The header
 keeps one ``<th>`` a column (``<col>`` widths), the rules between columns are two SVG images in the
 table's background (drawn once a page), between rows a 1-pixel PNG stretched along each row's bottom
 (a cell border costs a lot more to draw), and the shading of every second row is translucent (the
 rules show through). ``table-layout: fixed``: no measuring pass.
+
+A grid too wide for one page at the smallest type (a double round robin of 16 players has 30 rounds)
+is cut into parts of consecutive rounds, each its own table on its own page (:func:`crosstable_grids`):
+every part repeats rank, starting number, name and rating, the names on one line (never narrower than
+their text), the last part adds points and tie-breaks; a double round robin cut in two is cut at its
+cycles.
 """
 from __future__ import annotations
 
@@ -54,13 +61,12 @@ PAD_PX = 1.2 / 25.4 * 96
 FONT_PT = 8.0
 MIN_FONT_PT = 5.5
 NAME_MIN_PX = 42 / 25.4 * 96
-#: Names get up to this width (longer ones wrap) before the tie-breaks get more than their numbers
-#: need, and a tie-break column gets at most :data:`TIEBREAK_MAX_PX` (at 8 pt); a heading whose
-#: longest word does not fit is set smaller, down to :data:`UNBROKEN_HEAD_PT`, then hyphenated and
-#: set smaller still if need be, down to :data:`MIN_HEAD_PT` (:func:`_headings`).
+#: Names get up to this width (longer ones wrap at spaces) before the tie-breaks get more than their
+#: numbers need, and a tie-break column gets at most :data:`TIEBREAK_MAX_PX` (at 8 pt) or what its
+#: heading's longest word needs; a heading whose longest word does not fit is set smaller, down to
+#: :data:`MIN_HEAD_PT`, and its column is made wide enough for it there (:func:`_headings`).
 NAME_WANT_PX = 50 / 25.4 * 96
 TIEBREAK_MAX_PX = 20 / 25.4 * 96
-UNBROKEN_HEAD_PT = 6.5
 MIN_HEAD_PT = 5.5
 
 _LRM = "\u200e"
@@ -114,76 +120,31 @@ def _rules_uri(xs: Sequence[float], width: float, colour: str = "#999", stroke_p
     return "data:image/svg+xml," + quote(svg, safe="=/: ")  # ' quoted too: nothing for the template to escape
 
 
-_VOWELS = frozenset("aeıioöuüâîûAEIİOÖUÜÂÎÛ")
-_SHY = "\u00ad"
+def _words(labels: Iterable[str]) -> list[str]:
+    """The unbreakable pieces of headings: their words, a hyphenated word in pieces after its hyphens
+    (a line may end after "Sonneborn-", never inside a word)."""
+    return [w for label in labels for w in label.replace("-", "- ").split()]
 
 
-def _pieces(word: str, lang: str) -> list[str]:
-    """``word`` cut where it may be hyphenated. Turkish (no pyphen dictionary) by its rule: a syllable
-    begins at the consonant before each vowel, and two vowels in a row part; not a letter alone at
-    either end. Other languages by pyphen, as WeasyPrint's ``hyphens: auto`` does."""
-    if lang != "tr":
-        import pyphen
-
-        found = pyphen.language_fallback(lang.replace("-", "_"))
-        if not found:
-            return [word]
-        return pyphen.Pyphen(lang=found).inserted(word, hyphen=_SHY).split(_SHY)
-    vowels = [i for i, c in enumerate(word) if c in _VOWELS]
-    cuts = [b - 1 if b - a > 1 else b for a, b in zip(vowels, vowels[1:])]
-    cuts = [c for c in cuts if 2 <= c <= len(word) - 2]
-    return [word[i:j] for i, j in zip([0, *cuts], [*cuts, len(word)])]
+def _heading_px(labels: Iterable[str], *, pad_px: float = PAD_PX) -> int:
+    """The least width (whole CSS px) of a column whose headings ``labels`` wrap only at spaces: their
+    widest word (:func:`_words`) in bold at :data:`MIN_HEAD_PT`, its padding and a px to spare."""
+    return _column_px([], MIN_HEAD_PT, bold=_words(labels), pad_px=pad_px)
 
 
-def _headings(labels: Sequence[str], column_px: int, font_pt: float, lang: str, *, hyphenate: bool = True,
+def _headings(labels: Sequence[str], column_px: int, font_pt: float, *,
               pad_px: float = PAD_PX) -> tuple[tuple[str, str], ...]:
     """Headings (bold) of columns ``column_px`` wide: each label's text and CSS size, one size for all
-    of them. ``font_pt`` when every label's longest word fits; else the largest size down to
-    :data:`UNBROKEN_HEAD_PT` at which they all fit; else (``hyphenate``) the words cut into syllables
-    (:func:`_pieces`; Turkish by soft hyphens, WeasyPrint breaks there only when it must; other
-    languages by ``hyphens: auto``) at the largest size down to :data:`MIN_HEAD_PT` at which none
-    takes more than three lines."""
+    of them — ``font_pt`` when every label's longest word fits, else the largest size (half points)
+    down to :data:`MIN_HEAD_PT` at which they all do. Headings wrap only at spaces (and after a
+    hyphen), never inside a word (``hyphens: manual; overflow-wrap: normal``): a column is made at
+    least :func:`_heading_px` wide."""
     room = column_px - 2 * pad_px - 1
-    words = [w for label in labels for w in label.replace("-", "- ").split()]
-
-    def size(pieces: list[str], smallest: float) -> float | None:
-        widest = max((_text_px(piece, 1.0, bold=True) for piece in pieces), default=0.0)  # at 1 pt
-        pt = font_pt
-        while pt > smallest and widest * pt > room:
-            pt -= 0.5
-        return pt if widest * pt <= room else None
-
-    pt = size(words, UNBROKEN_HEAD_PT)
-    if pt is not None or not hyphenate:
-        return tuple((label, _pt(pt or UNBROKEN_HEAD_PT)) for label in labels)
-
-    def lines(label: str, pt: float) -> int:
-        """Lines the hyphenated ``label`` takes at ``pt`` (greedy; inf if a syllable does not fit)."""
-        count, used = 1, 0.0
-        hyphen, space = _text_px("-", pt, bold=True), _text_px(" ", pt, bold=True)
-        for word in label.split():
-            for k, part in enumerate(word.replace("-", "- ").split()):
-                pieces = _pieces(part.rstrip("-"), lang)
-                pieces[-1] += "-" if part.endswith("-") else ""
-                for j, piece in enumerate(pieces):
-                    w = _text_px(piece, pt, bold=True)
-                    gap = space if (j == 0 and k == 0 and used) else 0.0
-                    if used and used + gap + w + (hyphen if j < len(pieces) - 1 else 0) > room:
-                        count, used, gap = count + 1, 0.0, 0.0
-                    if w + hyphen > room and j < len(pieces) - 1 or w > room:
-                        return 10**6
-                    used += gap + w
-        return count
-
-    # the largest size at which no heading takes more than three lines (the smallest size if none)
-    size_pt = _pt(next((pt / 2 for pt in range(int(font_pt * 2), int(MIN_HEAD_PT * 2) - 1, -1)
-                        if max(lines(label, pt / 2) for label in labels) <= 3), MIN_HEAD_PT))
-    if lang != "tr":
-        return tuple((label, size_pt) for label in labels)
-    return tuple(
-        (" ".join("-".join(_SHY.join(_pieces(part, lang)) for part in w.split("-")) for w in label.split(" ")), size_pt)
-        for label in labels
-    )
+    widest = max((_text_px(w, 1.0, bold=True) for w in _words(labels)), default=0.0)  # at 1 pt
+    pt = font_pt
+    while pt > MIN_HEAD_PT and widest * pt > room:
+        pt -= 0.5
+    return tuple((label, _pt(max(pt, MIN_HEAD_PT))) for label in labels)
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,7 +158,9 @@ class CrosstableRow:
 
 @dataclass(frozen=True, slots=True)
 class CrosstableGrid:
-    """The columns (CSS px) and rows of the crosstable PDF's table (module docstring)."""
+    """The columns (CSS px) and rows of one table of the crosstable PDF (module docstring): all the
+    rounds, or one part of them (``caption`` says which; ``totals``: points and tie-breaks too, the
+    last part; ``whole_names``: the names on one line)."""
 
     font_pt: float
     number_px: int  # rank, starting number: each
@@ -208,8 +171,11 @@ class CrosstableGrid:
     head: tuple[str, str, str, str, str]  # rank, no., name, rating, points
     rating_head_size: str  # CSS font size of the rating's heading
     round_numbers: tuple[int, ...]
-    tiebreak_heads: tuple[tuple[str, str], ...]  # (label, CSS font size)
+    tiebreak_heads: tuple[tuple[str, str], ...]  # (label, CSS font size); none in a part without totals
     rows: tuple[CrosstableRow, ...]
+    totals: bool = True
+    caption: str = ""
+    whole_names: bool = False
 
     @property
     def rounds(self) -> int:
@@ -246,7 +212,7 @@ class CrosstableGrid:
 
     @property
     def right_px(self) -> int:
-        return (1 + self.rounds) * self.round_px + self.points_px + self.tiebreaks * self.tiebreak_px
+        return (1 + self.rounds) * self.round_px + self.totals * self.points_px + self.tiebreaks * self.tiebreak_px
 
     def rows_html(self) -> SafeString:
         """The ``<tr>`` rows of the table's body, escaped (joined here: a template loop over 300 rows
@@ -255,12 +221,13 @@ class CrosstableGrid:
         for i, r in enumerate(self.rows):
             tiebreaks = (f'<td class="cols tiebreaks" colspan="{self.tiebreaks}">{escape(r.tiebreaks)}</td>'
                          if self.tiebreaks else "")
+            points = f'<td class="points">{escape(r.points)}</td>' if self.totals else ""
             shade = ' class="e"' if i % 2 else ""
             out.append(
                 f'<tr{shade}><td class="cols numbers" colspan="2">{escape(r.numbers)}</td>'
                 f'<td class="name">{escape(r.name)}</td>'
                 f'<td class="cols rounds" colspan="{1 + self.rounds}">{escape(r.rounds)}</td>'
-                f'<td class="points">{escape(r.points)}</td>{tiebreaks}</tr>\n'
+                f'{points}{tiebreaks}</tr>\n'
             )
         return mark_safe("".join(out))  # noqa: S308 - every text above is escaped
 
@@ -272,7 +239,8 @@ class CrosstableGrid:
     @property
     def right_rules(self) -> str:
         """The rules from the name's right edge to the table's right edge."""
-        widths = [*[self.round_px] * (1 + self.rounds), self.points_px, *[self.tiebreak_px] * self.tiebreaks]
+        widths = [*[self.round_px] * (1 + self.rounds), *[self.points_px] * self.totals,
+                  *[self.tiebreak_px] * self.tiebreaks]
         xs = [0.0]
         for w in widths:
             xs.append(xs[-1] + w)
@@ -283,12 +251,17 @@ def _pt(value: float) -> str:
     return f"{value:g}pt"
 
 
-def crosstable_grid(table, lang: str | None = None) -> CrosstableGrid:
+def crosstable_grids(table, lang: str | None = None, *, cycles: int = 1) -> tuple[CrosstableGrid, ...]:
     """Lay out ``table`` (:class:`tournaments.selectors.Crosstable`) for the PDF: the text of every
     cell (:mod:`federation.formatting`, in the active language) and the columns' widths — each as
-    wide as its widest text; the names up to :data:`NAME_WANT_PX`, then the tie-breaks up to
+    wide as its widest text, a heading's longest word included; the names up to
+    :data:`NAME_WANT_PX` (longer ones wrap at spaces), then the tie-breaks up to
     :data:`TIEBREAK_MAX_PX`, the names the rest; the type smaller when the names would get less than
-    :data:`NAME_MIN_PX` and need it."""
+    :data:`NAME_MIN_PX` (or their longest word) and need it. One table when that fits at
+    :data:`MIN_FONT_PT`; else the fewest parts of consecutive rounds (equal, so a double round robin
+    — ``cycles`` 2 — cut in two is cut at its cycles) each of which fits with every name on one line,
+    the points and tie-breaks in the last part or, when they do not fit there, in a part of their own
+    (module docstring)."""
     from federation import formatting
 
     lang = lang or translation.get_language() or settings.LANGUAGE_CODE
@@ -303,36 +276,82 @@ def crosstable_grid(table, lang: str | None = None) -> CrosstableGrid:
     head = (_("Rank"), pgettext("starting number", "No."), _("Name"), _("Rating"), _("Points"))
     round_numbers = tuple(table.round_numbers)
     labels = tuple(table.standings.tiebreak_labels)
+    name_words = [w for name in names for w in name.split()]
 
-    font = FONT_PT
-    while True:
-        scale = font / FONT_PT
-        number_px = _column_px([*ranks, *numbers], font, bold=head[:2])
-        round_px = _column_px([*ratings, *(t for row in cells for t in row)], font, bold=[str(n) for n in round_numbers])
-        points_px = _column_px([], font, bold=[*points, head[4]])
-        tiebreak_px = _column_px((t for row in tiebreaks for t in row), font, bold=["0"])
-        fixed = 2 * number_px + (1 + len(round_numbers)) * round_px + points_px
-        name_need = min(_column_px(names, font, bold=[head[2]]), NAME_WANT_PX * scale)  # longer names wrap
-        if labels:
-            share = math.floor((TABLE_PX - fixed - name_need) / len(labels))
-            tiebreak_px = max(tiebreak_px, min(share, math.floor(TIEBREAK_MAX_PX * scale)))
-        name_px = TABLE_PX - fixed - len(labels) * tiebreak_px
-        if name_px >= min(name_need, NAME_MIN_PX * scale) or font <= MIN_FONT_PT:
-            break
-        font -= 0.5
+    def layout(lo: int, hi: int, *, totals: bool, whole_names: bool, force: bool = False) -> CrosstableGrid | None:
+        """The table of the rounds ``round_numbers[lo:hi]`` (with points and tie-breaks if ``totals``;
+        the names on one line if ``whole_names``) at the largest size at which the names fit; None if
+        they do not at :data:`MIN_FONT_PT` (unless ``force``)."""
+        part_rounds = round_numbers[lo:hi]
+        part_cells = [row[lo:hi] for row in cells]
+        part_labels = labels if totals else ()
+        font = FONT_PT
+        while True:
+            scale = font / FONT_PT
+            number_px = _column_px([*ranks, *numbers], font, bold=head[:2])
+            round_px = max(_column_px([*ratings, *(t for row in part_cells for t in row)], font,
+                                      bold=[str(n) for n in part_rounds]), _heading_px([head[3]]))
+            points_px = _column_px([], font, bold=[*points, head[4]]) if totals else 0
+            tiebreak_px = max(_column_px((t for row in tiebreaks for t in row), font, bold=["0"]),
+                              _heading_px(part_labels))
+            fixed = 2 * number_px + (1 + len(part_rounds)) * round_px + points_px
+            if whole_names:
+                name_need = name_min = _column_px(names, font, bold=[head[2]])  # never wraps
+            else:
+                name_need = min(_column_px(names, font, bold=[head[2]]), NAME_WANT_PX * scale)  # longer names wrap
+                name_min = max(min(name_need, NAME_MIN_PX * scale), _column_px(name_words, font))
+            if part_labels:
+                share = math.floor((TABLE_PX - fixed - name_need) / len(part_labels))
+                tiebreak_px = max(tiebreak_px, min(share, math.floor(TIEBREAK_MAX_PX * scale)))
+            name_px = TABLE_PX - fixed - len(part_labels) * tiebreak_px
+            if name_px >= name_min:
+                break
+            if font <= MIN_FONT_PT:
+                if not force:
+                    return None
+                break
+            font -= 0.5
 
-    rows = tuple(
-        CrosstableRow(_columns([rank, no], number_px, font), name, _columns([rating, *row_cells], round_px, font), pts,
-                      _columns(tbs, tiebreak_px, font))
-        for rank, no, name, rating, row_cells, pts, tbs in zip(ranks, numbers, names, ratings, cells, points, tiebreaks)
-    )
-    return CrosstableGrid(
-        font_pt=font, number_px=number_px, name_px=name_px, round_px=round_px, points_px=points_px,
-        tiebreak_px=tiebreak_px, head=head, rating_head_size=_headings([head[3]], round_px, font, lang, hyphenate=False)[0][1],
-        round_numbers=round_numbers,
-        tiebreak_heads=_headings(labels, tiebreak_px, font, lang),
-        rows=rows,
-    )
+        rows = tuple(
+            CrosstableRow(_columns([rank, no], number_px, font), name,
+                          _columns([rating, *row_cells], round_px, font), pts, _columns(tbs, tiebreak_px, font))
+            for rank, no, name, rating, row_cells, pts, tbs in zip(ranks, numbers, names, ratings, part_cells,
+                                                                   points, tiebreaks)
+        )
+        return CrosstableGrid(
+            font_pt=font, number_px=number_px, name_px=name_px, round_px=round_px, points_px=points_px,
+            tiebreak_px=tiebreak_px, head=head, rating_head_size=_headings([head[3]], round_px, font)[0][1],
+            round_numbers=part_rounds,
+            tiebreak_heads=_headings(part_labels, tiebreak_px, font),
+            rows=rows, totals=totals, caption=caption(lo, hi) if whole_names else "", whole_names=whole_names,
+        )
+
+    def caption(lo: int, hi: int) -> str:
+        """Which rounds a part has (and its cycle, when it lies in one)."""
+        if lo == hi:
+            return _("Points and tie-breaks")
+        first, last = round_numbers[lo], round_numbers[hi - 1]
+        per_cycle = len(round_numbers) // cycles if cycles > 1 and len(round_numbers) % cycles == 0 else 0
+        if per_cycle and lo // per_cycle == (hi - 1) // per_cycle:
+            return _("Cycle %(cycle)s · rounds %(first)s–%(last)s") % {
+                "cycle": lo // per_cycle + 1, "first": first, "last": last}
+        return _("Rounds %(first)s–%(last)s") % {"first": first, "last": last}
+
+    n = len(round_numbers)
+    whole = layout(0, n, totals=True, whole_names=False)
+    if whole is not None or n < 2:
+        return (whole or layout(0, n, totals=True, whole_names=False, force=True),)
+    totals = layout(n, n, totals=True, whole_names=True)  # points and tie-breaks on a page of their own
+    for k in range(2, n + 1):
+        bounds = [round(i * n / k) for i in range(k + 1)]
+        chunks = list(zip(bounds, bounds[1:]))
+        parts = [layout(lo, hi, totals=hi == n, whole_names=True) for lo, hi in chunks]
+        if all(parts):
+            return tuple(parts)
+        parts = [layout(lo, hi, totals=False, whole_names=True) for lo, hi in chunks]
+        if totals and all(parts):
+            return (*parts, totals)
+    return (layout(0, n, totals=True, whole_names=False, force=True),)
 
 
 def crosstable_pdf_bytes(*, tournament: Tournament, lang: str = "tr") -> bytes:
@@ -344,8 +363,8 @@ def crosstable_pdf_context(*, tournament: Tournament, lang: str = "tr") -> dict:
     """The data step: the template's context (the public crosstable, in ``lang``)."""
     with translation.override(lang):
         table = tournament_crosstable(tournament=tournament, public_only=True, lang=lang)
-        grid = crosstable_grid(table, lang=lang)
-    return {"table": table, "grid": grid, "t": tournament, "generated_at": timezone.now()}
+        grids = crosstable_grids(table, lang=lang, cycles=2 if tournament.double_round_robin else 1)
+    return {"table": table, "grids": grids, "t": tournament, "generated_at": timezone.now()}
 
 
 def crosstable_pdf_html(context: dict, *, lang: str = "tr") -> str:
@@ -356,8 +375,8 @@ def crosstable_pdf_html(context: dict, *, lang: str = "tr") -> str:
 
 #: Bumped when the PDF's layout or wording changes (2: colour letters per language, one date format;
 #: 3: five cells a row, columns sized to their texts, round cells right-aligned — see the module
-#: docstring), so files cached by an older release are not served again.
-LAYOUT = 3
+#: docstring; 4: a grid too wide in parts, headings never cut inside a word), so files cached by an older release are not served again.
+LAYOUT = 4
 
 
 def crosstable_pdf_path(tournament: Tournament, lang: str = "tr") -> Path:

@@ -568,7 +568,7 @@ def standings_grid(st, lang: str) -> StandingsGrid:
 
     from federation.formatting import number, points
     from federation.pdf import rule_png_uri
-    from tournaments.paper.crosstable import TABLE_PX, _column_px, _columns, _headings, _rules_uri
+    from tournaments.paper.crosstable import TABLE_PX, _column_px, _columns, _heading_px, _headings, _rules_uri
 
     landscape = len(st.tiebreak_labels) > 3
     width = TABLE_PX if landscape else 190 / 25.4 * 96 - 16  # A4 less the 10 mm side margins and the body's
@@ -591,10 +591,12 @@ def standings_grid(st, lang: str) -> StandingsGrid:
     number_px = _column_px([*ranks, *numbers], font, bold=head[:2], pad_px=pad)
     rating_px = _column_px(ratings, font, bold=[head[4]], pad_px=pad)
     points_px = _column_px([], font, bold=[*pts, head[5]], pad_px=pad)
-    tab_px = _column_px((t for tail in tails for t in tail), font, pad_px=pad)
+    tab_px = max(_column_px((t for tail in tails for t in tail), font, pad_px=pad), _heading_px(labels, pad_px=pad))
     fixed = 2 * number_px + rating_px + points_px
     name_need = _column_px(names, font, bold=[head[2]], pad_px=pad)
-    club_need = _column_px([ln.club for ln in lines], font * 0.85, bold=[head[3]], pad_px=pad)
+    # the clubs are set smaller (0.85 em), their heading is not
+    club_need = max(_column_px([ln.club for ln in lines], font * 0.85, pad_px=pad),
+                    _column_px([], font, bold=[head[3]], pad_px=pad))
     name_want, club_want = min(name_need, STANDINGS_NAME_WANT_PX), min(club_need, STANDINGS_CLUB_WANT_PX)
     spare = width - fixed - len(labels) * tab_px - min(name_want, STANDINGS_MIN_PX) - min(club_want, STANDINGS_MIN_PX)
     name_px = min(name_want, STANDINGS_MIN_PX) + max(0.0, min(spare, name_want - STANDINGS_MIN_PX))
@@ -630,7 +632,7 @@ def standings_grid(st, lang: str) -> StandingsGrid:
     return StandingsGrid(
         landscape=landscape, number_px=number_px, name_px=name_px, club_px=club_px, rating_px=rating_px,
         points_px=points_px, tiebreak_px=tiebreak_px, tiebreak_tab_px=tab_px,
-        tiebreak_heads=_headings(labels, tab_px, font, lang, pad_px=pad),
+        tiebreak_heads=_headings(labels, tab_px, font, pad_px=pad),
         rows_html=mark_safe("".join(rows)),  # noqa: S308 - every text above is escaped
         left_rules=_rules_uri([0, number_px, 2 * number_px], 2 * number_px, "#888", 0.53),
         right_rules=_rules_uri(xs, grid_right, "#888", 0.53), row_rule=rule_png_uri("#888"),
