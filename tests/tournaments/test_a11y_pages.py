@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.utils import translation
 
@@ -262,8 +264,10 @@ def test_board_svg_titles_are_translated_and_pit_numbers_contrast():
     assert "Hamle sırası: Ayşe." in titles[0]
     assert "Ayşe: hazine 0" in titles and "Burak: hazine 0" in titles
     assert not any(w in " ".join(titles) for w in ("store", "pits", "bottom", "to move"))
-    fill = re.search(r"\.label\{[^}]*fill:(#[0-9a-f]{6})", svg).group(1)
-    board = re.search(r"\.board\{fill:(#[0-9a-f]{6})", svg).group(1)
+    assert "<style" not in svg  # the site's CSP forbids inline styles: the board's rules are in site.css
+    css = (Path(settings.BASE_DIR) / "static" / "css" / "site.css").read_text(encoding="utf-8")
+    fill = re.search(r"\.mangala-board \.label \{[^}]*fill:(#[0-9a-f]{6})", css).group(1)
+    board = re.search(r"\.mangala-board \.board \{ fill:(#[0-9a-f]{6})", css).group(1)
     assert _contrast(fill, board) >= 4.5
 
 

@@ -20,6 +20,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from federation import formatting
+
 #: Readable names of the actions (the API keeps the codes).
 ACTION_LABELS = {
     "tournament.create": gettext_lazy("tournament created"), "tournament.edit": gettext_lazy("tournament edited"),
@@ -42,6 +44,14 @@ ACTION_LABELS = {
     "category.create": gettext_lazy("category added"), "category.edit": gettext_lazy("category changed"),
     "category.delete": gettext_lazy("category deleted"), "prize.create": gettext_lazy("prize added"),
     "prize.edit": gettext_lazy("prize changed"), "prize.delete": gettext_lazy("prize deleted"),
+    "knockout.qualifiers": gettext_lazy("knockout qualifiers chosen"),
+    "playoff.create": gettext_lazy("play-off created"),
+    "team.create": gettext_lazy("team added"), "team.edit": gettext_lazy("team changed"),
+    "team.seed": gettext_lazy("teams seeded"), "team.member_add": gettext_lazy("player added to a team"),
+    "team.member_move": gettext_lazy("team player moved"), "team.member_remove": gettext_lazy("player taken off a team"),
+    "event.create": gettext_lazy("event created"), "event.edit": gettext_lazy("event edited"),
+    "event.register": gettext_lazy("player put on the event's list"),
+    "event.move": gettext_lazy("player moved to another section"),
     "create": gettext_lazy("created"), "edit": gettext_lazy("edited"), "delete": gettext_lazy("deleted"),
 }
 
@@ -69,7 +79,13 @@ FIELD_LABELS = {
     "rating_min": gettext_lazy("lowest rating"), "rating_max": gettext_lazy("highest rating"),
     "club": gettext_lazy("club"), "order": gettext_lazy("order"), "category": gettext_lazy("category"),
     "place": gettext_lazy("place"), "label": gettext_lazy("prize"), "value": gettext_lazy("value"),
+    "short_name": gettext_lazy("short name"), "seed_no": gettext_lazy("seed"), "team_id": gettext_lazy("team"),
+    "board": gettext_lazy("board"), "reserve": gettext_lazy("reserve"),
 }
+#: Fields holding a date and time / a date: shown in the reader's language and the site's time zone (the API
+#: keeps ISO 8601).
+_MOMENT_FIELDS = frozenset({"standings_published_at", "archived_at"})
+_DAY_FIELDS = frozenset({"start_date", "end_date"})
 #: Stored field → the key shown (ids become what they point to).
 _OUT_KEY = {"white_id": "white", "black_id": "black", "entry_id": "player", "player_id": "player", "user_id": "user",
             "first_id": "first", "second_id": "second", "category_id": "category", "club_id": "club"}
@@ -117,7 +133,8 @@ class HistoryItem:
 
     @property
     def action_label(self) -> str:
-        return str(ACTION_LABELS.get(self.action, self.action))
+        """The action in the reader's language (:func:`action_label`), never its code."""
+        return action_label(self.action)
 
     def changes(self) -> list[dict]:
         """The before/after as rows for a page: ``{"object", "field", "before", "after"}`` with readable
@@ -152,6 +169,17 @@ class HistoryItem:
             "at": timezone.localtime(self.at).isoformat(), "user": self.user, "action": self.action, "object": self.object,
             "reason": self.reason, "before": self.before, "after": self.after, "round": self.round, "board": self.board,
         }
+
+
+def action_label(action: str) -> str:
+    """The readable name of the history action code ``action`` (``"round.close"`` → "round closed"), in the
+    active language. A code missing from :data:`ACTION_LABELS` falls back to its verb's label (``create``,
+    ``edit``, ``delete``) or to a generic "changed" — never the code itself."""
+    label = ACTION_LABELS.get(action)
+    if label is None:
+        verb = action.rsplit(".", 1)[-1]
+        label = ACTION_LABELS.get(verb) or gettext_lazy("changed")
+    return str(label)
 
 
 #: Fields of a board that say nothing about a bye (a bye is neither rated nor unrated, has no black and no
@@ -192,6 +220,12 @@ def _readable(value, key: str | None = None) -> str:
         return str(gettext_lazy("no"))
     if key == "tiebreaks" and isinstance(value, list):
         return ", ".join(_tiebreak_text(str(v)) for v in value) or "—"
+    if key == "sets" and isinstance(value, list):
+        return ", ".join(_set_readable(str(v)) for v in value) or "—"
+    if key in _MOMENT_FIELDS or key in _DAY_FIELDS:
+        shown = _when_readable(value, moment=key in _MOMENT_FIELDS)
+        if shown:
+            return shown
     if isinstance(value, list):
         return ", ".join(str(v) for v in value) or "—"
     if key is not None and isinstance(value, str):
@@ -201,6 +235,24 @@ def _readable(value, key: str | None = None) -> str:
     if isinstance(value, float):
         return {1.0: "1", 0.5: "½", 0.0: "0"}.get(value, f"{value:g}")
     return str(value)
+
+
+def _set_readable(text: str) -> str:
+    """``"30-18 (white_withdrew)"`` → ``"30-18 (white withdrew)"``: a set's ending by its label."""
+    score, sep, rest = text.partition(" (")
+    code = rest[:-1] if sep and rest.endswith(")") else None
+    labels = dict(SetResult.Termination.choices)
+    return f"{score} ({labels[code]})" if code in labels else text
+
+
+def _when_readable(value, *, moment: bool) -> str:
+    """An ISO 8601 date and time (``moment``) or date, as stored in before/after, in the reader's language
+    (``5 Aralık 2026 22:49`` / ``5 Dec 2026 22:49``, the site's time zone); "" when it is not one."""
+    try:
+        when = dt.datetime.fromisoformat(str(value)) if moment else dt.date.fromisoformat(str(value))
+    except ValueError:
+        return ""
+    return formatting.moment(when) if moment else formatting.day(when)
 
 
 def _json(value):
