@@ -74,7 +74,7 @@ def _refuse(source: str, line: int, message: str, column: int | None = None):
 
 
 def _reader_error(source: str, exc: TrfError) -> ValidationFailed:
-    """A refusal of :mod:`tournaments.trf.fileformat` in the user's language: ``"<file>: line 17: <reason>"``."""
+    """A refusal of the TRF reader (:mod:`tournaments.trf.reader`) in the user's language: ``"<file>: line 17: <reason>"``."""
     return ValidationFailed(_("%(source)s: %(message)s") % {"source": source, "message": trf_error_message(exc)},
                             field="file")
 
