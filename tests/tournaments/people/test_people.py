@@ -17,11 +17,13 @@ from federation import accounts, roles
 from federation.errors import Conflict, PermissionDenied, ValidationFailed
 from federation.forms import PlayerCreateForm
 from federation.models import Player
-from federation.selectors import account_history, player_current_boards, player_next_federation_id, player_results
+from federation.selectors import account_history, player_next_federation_id
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory
 from tournaments import access
 from tournaments import services as ts
 from tournaments.models import TournamentRole
+from tournaments.people import services as people_services
+from tournaments.people.selectors import player_current_boards, player_results
 from tournaments.services import SetInput
 
 pytestmark = pytest.mark.django_db
@@ -349,23 +351,23 @@ def test_player_account_gets_the_login_of_the_player(staff):
 def test_roles_assign_twice_is_refused_and_remove_is_recorded(staff):
     t = TournamentFactory()
     account = UserFactory(username="hakem2")
-    role = accounts.tournament_role_assign(user=staff, account=account, tournament=t, role="referee")
+    role = people_services.tournament_role_assign(user=staff, account=account, tournament=t, role="referee")
     with pytest.raises(Conflict) as exc:
-        accounts.tournament_role_assign(user=staff, account=account, tournament=t, role="referee")
+        people_services.tournament_role_assign(user=staff, account=account, tournament=t, role="referee")
     assert exc.value.field == "tournament"
-    accounts.tournament_role_assign(user=staff, account=account, tournament=t, role="organiser")
+    people_services.tournament_role_assign(user=staff, account=account, tournament=t, role="organiser")
     with pytest.raises(ValidationFailed):
-        accounts.tournament_role_assign(user=staff, account=account, tournament=t, role="king")
-    accounts.tournament_role_remove(user=staff, role=role, reason="başka turnuvada")
+        people_services.tournament_role_assign(user=staff, account=account, tournament=t, role="king")
+    people_services.tournament_role_remove(user=staff, role=role, reason="başka turnuvada")
     assert not TournamentRole.objects.filter(pk=role.pk).exists()
     gone = TournamentRole.history.filter(id=role.pk, history_type="-").get()
     assert (gone.audit_action, gone.history_change_reason, gone.audit_tournament_id) == (
         "role.remove", "başka turnuvada", t.pk)
     archived = TournamentFactory(archived_at=timezone.now())
     with pytest.raises(Conflict):
-        accounts.tournament_role_assign(user=staff, account=account, tournament=archived, role="referee")
+        people_services.tournament_role_assign(user=staff, account=account, tournament=archived, role="referee")
     with pytest.raises(PermissionDenied):
-        accounts.tournament_role_assign(user=account, account=account, tournament=t, role="referee")
+        people_services.tournament_role_assign(user=account, account=account, tournament=t, role="referee")
 
 
 def test_role_actions_are_labelled_in_the_tournament_history(staff):
@@ -373,7 +375,7 @@ def test_role_actions_are_labelled_in_the_tournament_history(staff):
 
     t = TournamentFactory()
     account = UserFactory(username="hakem3", first_name="Hale", last_name="Kem")
-    accounts.tournament_role_assign(user=staff, account=account, tournament=t, role="referee")
+    people_services.tournament_role_assign(user=staff, account=account, tournament=t, role="referee")
     items = tournament_history(tournament=t)
     assert items[0].action == "role.assign"
     assert items[0].action_label == "role given"
