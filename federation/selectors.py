@@ -283,15 +283,12 @@ def user_list(*, q: str = "", role: str = ""):
     ``q`` matches the user name, names or e-mail; ``role`` keeps ``staff``, ``organiser``, ``referee``
     (global group or a tournament role) or ``player`` (a linked player) accounts."""
     from django.contrib.auth import get_user_model
-    from django.db.models import Prefetch
 
     from federation import roles as r
 
-    User = get_user_model()
-    # the tournament roles (a model above the register) through the reverse relation: no import of it
-    role_model = User._meta.get_field("tournament_roles").related_model
-    qs = User.objects.order_by("username").prefetch_related(
-        "groups", Prefetch("tournament_roles", queryset=role_model.objects.select_related("tournament")),
+    # the tournament roles (the tournaments' model, never imported here) by their relation's name
+    qs = get_user_model().objects.order_by("username").prefetch_related(
+        "groups", "tournament_roles__tournament",
     ).select_related("player")
     q = (q or "").strip()[:100]
     from federation.collation import turkish_case_variants
