@@ -1,18 +1,18 @@
-"""Writes to user accounts, logins of players and per-tournament roles (federation staff;
+"""Writes to user accounts and logins of players (federation staff;
 ``<entity>_<action>``, keyword-only, atomic).
 
 ``auth.User`` has no history table of its own: what staff do to an account (created, temporary
 password set, password link sent) is written to Django's admin log (``LogEntry``, shown on the
-staff user page and in /admin/), with a change message ``"<action>: <detail>"``. Per-tournament roles
-(``TournamentRole``) and the login of a player (``Player.user``) are tracked models: their history
-rows carry the action (``role.assign``, ``role.remove``, ``player.link_user``) through audit_context.
+staff user page and in /admin/), with a change message ``"<action>: <detail>"``. The login of a player
+(``Player.user``) is a tracked model: its history rows carry the action (``player.link_user``) through
+audit_context. Per-tournament roles are the tournaments' (:mod:`tournaments.people.services`).
 """
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from federation import roles
+from federation import roles, signals
 from federation.audit import audit_context
 from federation.errors import Conflict, PermissionDenied, ValidationFailed
 from federation.input_checks import clean_reason_text, clean_text, require_staff, save_fields
@@ -110,9 +110,10 @@ def user_create(
 
     - ``kind`` ``"referee"`` or ``"organiser"``: with ``federation_wide`` the account joins that global
       group (a referee of every tournament; an organiser who creates and runs any tournament); without,
-      it acts only in the tournaments it is given (``tournament``: a first one, role ``kind``; more with
-      :func:`tournament_role_assign`). ``kind`` ``"player"``: ``player`` is required and gets this login
-      (:func:`player_link_user`); no group, no tournament.
+      it acts only in the tournaments it is given (``tournament``: a first one, role ``kind``, given by the
+      tournaments' receiver of :data:`federation.signals.account_created`; more with
+      :func:`tournaments.people.services.tournament_role_assign`). ``kind`` ``"player"``: ``player`` is
+      required and gets this login (:func:`player_link_user`); no group, no tournament.
     - ``password``: a temporary password (checked by the password validators) the person changes after
       logging in; empty: a random one nobody knows — then ``email`` is required and the caller sends a
       link to choose one (:func:`user_password_link_send`).
@@ -172,8 +173,8 @@ def user_create(
     account_log(user=user, account=account, action="user.create", detail=detail, added=True)
     if player is not None:
         player_link_user(user=user, player=player, account=account)
-    if tournament is not None:
-        tournament_role_assign(user=user, account=account, tournament=tournament, role=kind)
+    # the apps above add what the account starts with (tournaments: the role ``kind`` in ``tournament``)
+    signals.account_created.send(sender=User, user=user, account=account, kind=kind, tournament=tournament)
     return account
 
 
@@ -241,49 +242,6 @@ def user_password_link_send(*, user, account, domain: str, use_https: bool, new_
     send_templated_email(subject_template=f"registration/{name}_subject.txt",
                          body_template=f"registration/{name}_email.html", context=context, to=account.email)
     account_log(user=user, account=account, action="password.link", detail=account.email)
-
-
-@transaction.atomic
-def tournament_role_assign(*, user, account, tournament, role: str, reason: str = ""):
-    """Make ``account`` organiser or referee (``role``) of ``tournament`` (federation staff); returns the
-    :class:`~tournaments.models.TournamentRole`. Refused: an unknown role (ValidationFailed, field
-    ``role``), an archived tournament or a role the account has already there (Conflict). Recorded in the
-    tournament's history (``role.assign``)."""
-    from tournaments.models import TournamentRole
-
-    require_staff(user, _("Only federation staff can assign tournament roles."))
-    if role not in TournamentRole.Role.values:
-        raise ValidationFailed(_("Choose organiser or referee."), field="role")
-    reason = clean_reason_text(reason)
-    if tournament.archived_at is not None:
-        raise Conflict(_("%(t)s is archived.") % {"t": tournament.name}, field="tournament")
-    label = TournamentRole.Role(role).label
-    if TournamentRole.objects.filter(tournament=tournament, user=account, role=role).exists():
-        raise Conflict(_("%(u)s is already %(role)s of %(t)s.") % {"u": account.get_username(), "role": label,
-                                                                     "t": tournament.name}, field="tournament")
-    with audit_context(action="role.assign", user=user, reason=reason, tournament_id=tournament.pk):
-        try:
-            with transaction.atomic():
-                return TournamentRole.objects.create(tournament=tournament, user=account, role=role)
-        except IntegrityError as exc:  # assigned meanwhile
-            raise Conflict(_("%(u)s is already %(role)s of %(t)s.") % {"u": account.get_username(), "role": label,
-                                                                         "t": tournament.name},
-                           field="tournament") from exc
-
-
-@transaction.atomic
-def tournament_role_remove(*, user, role, reason: str = "") -> None:
-    """Take a per-tournament role away (federation staff). Recorded in the tournament's history
-    (``role.remove``); already gone: nothing to do."""
-    from tournaments.models import TournamentRole
-
-    require_staff(user, _("Only federation staff can remove tournament roles."))
-    reason = clean_reason_text(reason)
-    row = TournamentRole.objects.select_for_update().filter(pk=role.pk).first()
-    if row is None:
-        return
-    with audit_context(action="role.remove", user=user, reason=reason, tournament_id=row.tournament_id):
-        row.delete()
 
 
 @transaction.atomic

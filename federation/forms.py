@@ -7,6 +7,7 @@ from django.contrib.auth.forms import PasswordResetForm
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from federation import signals
 from federation.collation import turkish_sort_key
 from federation.models import Club, Player
 from federation.input_checks import REASON_MAX_LENGTH
@@ -162,19 +163,6 @@ def _reset_allowed(email: str, request) -> bool:
     return allowed
 
 
-def _active_tournaments():
-    from tournaments.models import Tournament
-
-    return Tournament.objects.filter(archived_at__isnull=True).order_by("-start_date", "name")
-
-
-class TournamentChoiceField(forms.ModelChoiceField):
-    def label_from_instance(self, obj):
-        year = obj.start_date.year if obj.start_date else ""
-        return f"{obj.name} ({year})" if year else obj.name
-
-
-
 def _player_by_federation_id(value: str | None) -> Player | None:
     """The player whose federation id is ``value`` (any case); ``None`` for a blank value. Raises a
     form ``ValidationError`` naming the id when there is no such player."""
@@ -187,7 +175,9 @@ def _player_by_federation_id(value: str | None) -> Player | None:
     return player
 
 class UserCreateForm(forms.ModelForm):
-    """Staff create an account for a referee, an organiser or a player (:func:`federation.accounts.user_create`)."""
+    """Staff create an account for a referee, an organiser or a player (:func:`federation.accounts.user_create`).
+    The field ``tournament`` (a referee's or organiser's first tournament) is added by the tournaments
+    (:data:`federation.signals.account_form_built`); the rules below read it when it is there."""
 
     KIND_CHOICES = [("referee", _("Referee")), ("organiser", _("Organiser")), ("player", _("Player"))]
     PASSWORD_CHOICES = [("link", _("E-mail a link")), ("password", _("Temporary password"))]
@@ -198,10 +188,6 @@ class UserCreateForm(forms.ModelForm):
         label=_("For every tournament"), required=False,
         help_text=_("A referee of every tournament, or an organiser who can also create tournaments. "
                     "Leave it unticked to give them only the tournaments you assign."),
-    )
-    tournament = TournamentChoiceField(
-        label=_("Tournament"), required=False, queryset=None, empty_label=_("— none for now —"),
-        help_text=_("Referee or organiser: the first tournament they work in. More can be added later."),
     )
     player = forms.CharField(
         label=_("Player's federation id"), required=False, max_length=20,
@@ -224,7 +210,8 @@ class UserCreateForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["tournament"].queryset = _active_tournaments()
+        # the apps above add their fields (tournaments: ``tournament``, the first tournament of the account)
+        signals.account_form_built.send(sender=type(self), form=self)
         for name in ("first_name", "last_name"):
             self.fields[name].required = True
         self.fields["username"].widget.attrs.update({"autocapitalize": "none", "autocomplete": "off"})
@@ -248,17 +235,6 @@ class UserCreateForm(forms.ModelForm):
 
     def validate_unique(self):
         """Uniqueness is the service's (user names in any case)."""
-
-
-class TournamentRoleForm(forms.Form):
-    """Assign a per-tournament role (:func:`federation.accounts.tournament_role_assign`)."""
-
-    tournament = TournamentChoiceField(label=_("Tournament"), queryset=None, empty_label=_("— choose —"))
-    role = forms.ChoiceField(label=_("Role"), choices=[("referee", _("Referee")), ("organiser", _("Organiser"))])
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["tournament"].queryset = _active_tournaments()
 
 
 class PlayerLinkForm(forms.Form):

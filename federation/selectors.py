@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from federation.collation import search_fold
+from federation import signals
 from federation.errors import NotFound
 from federation.models import Club, Player
 
@@ -247,7 +248,7 @@ def club_search_q(text: str, *, max_words: int = 6) -> Q:
 
 
 # --------------------------------------------------------------------------------------------
-# People: the next federation id, a player's boards and results, accounts for the staff pages
+# People: the next federation id, accounts for the staff pages
 # --------------------------------------------------------------------------------------------
 
 #: The federation's own ids: ``TMF-0001`` … (sample data, registrations). Imported players keep their
@@ -277,163 +278,17 @@ def player_next_federation_id(*, prefix: str = FEDERATION_ID_PREFIX, digits: int
         n += 1
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerMatch:
-    """One match of a player as the player sees it: ``colour`` ``"white"``/``"black"`` (``"bye"`` for a
-    bye), the opponent's entry (None for a bye), own and opponent's points (None: no result yet), the
-    sets as ``(own stones, opponent's stones)``, and ``outcome`` ``"win"``/``"draw"``/``"loss"``/None."""
-
-    tournament: object
-    round: object
-    match: object
-    own: object
-    opponent: object | None
-    colour: str
-    own_points: object | None
-    opponent_points: object | None
-    sets: tuple[tuple[int, int], ...]
-    outcome: str | None
-
-    @property
-    def forfeit(self) -> str:
-        """``"own"``, ``"opponent"``, ``"both"`` or "" — who did not appear."""
-        f = self.match.forfeit
-        if not f:
-            return ""
-        if f == "both":
-            return "both"
-        return "own" if f == self.colour else "opponent"
-
-
-def _player_match(m, player_ids: set[int]) -> PlayerMatch:
-    own_white = m.white.player_id in player_ids
-    own, opponent = (m.white, m.black) if own_white else (m.black, m.white)
-    if m.kind == "bye":
-        colour, own_points, opp_points = "bye", m.white_points, None
-    else:
-        colour = "white" if own_white else "black"
-        own_points, opp_points = (m.white_points, m.black_points) if own_white else (m.black_points, m.white_points)
-    sets = tuple(
-        (s.white_stones, s.black_stones) if own_white else (s.black_stones, s.white_stones) for s in m.sets.all()
-    )
-    outcome = None
-    if own_points is not None:
-        if colour == "bye":
-            outcome = "win" if own_points >= 1 else ("draw" if own_points > 0 else "loss")
-        else:
-            outcome = "win" if own_points > opp_points else ("draw" if own_points == opp_points else "loss")
-    return PlayerMatch(tournament=m.round.tournament, round=m.round, match=m, own=own, opponent=opponent,
-                       colour=colour, own_points=own_points, opponent_points=opp_points, sets=sets, outcome=outcome)
-
-
-def _player_matches_qs(player: Player):
-    from django.db.models import Prefetch
-
-    from tournaments.models import Match, SetResult
-
-    return (
-        Match.objects.filter(Q(white__player=player) | Q(black__player=player))
-        .select_related("round__tournament", "white__player", "black__player")
-        .prefetch_related(Prefetch("sets", queryset=SetResult.objects.order_by("number")))
-    )
-
-
-def player_current_boards(player: Player) -> list[PlayerMatch]:
-    """The player's boards in rounds whose pairing is published and that are not closed yet (usually
-    one; one per tournament played at the same time), tournaments not archived — newest tournament first."""
-    from tournaments.models import Round
-
-    qs = _player_matches_qs(player).filter(
-        round__status=Round.Status.PUBLISHED, round__tournament__archived_at__isnull=True
-    ).order_by("-round__tournament__start_date", "round__tournament__name", "round__number")
-    return [_player_match(m, {player.pk}) for m in qs]
-
-
-def player_waiting_entries(player: Player) -> list:
-    """The player's entries (not withdrawn) in tournaments not finished nor archived, with no published
-    round now: what "no board now" is waiting for. Each entry gets ``next_round`` (the round paired but
-    not published yet, or the one after the last closed round)."""
-    from tournaments.models import Round, Tournament
-
-    entries = list(
-        player.entries.filter(withdrawn=False, tournament__archived_at__isnull=True)
-        .exclude(tournament__status=Tournament.Status.FINISHED)
-        .select_related("tournament").order_by("tournament__start_date", "tournament__name")
-    )
-    out = []
-    for e in entries:
-        t = e.tournament
-        if t.rounds.filter(status=Round.Status.PUBLISHED).exists():
-            continue  # a published round without a board for this player (e.g. paired without them)
-        pending = list(t.rounds.exclude(status=Round.Status.CLOSED).order_by("number").values_list("number", flat=True))
-        if pending:
-            e.next_round = pending[0]  # paired, not published yet
-        else:
-            last = t.rounds.order_by("-number").values_list("number", flat=True).first() or 0
-            if last >= t.rounds_total:
-                continue  # every round played: nothing to wait for
-            e.next_round = last + 1
-        out.append(e)
-    return out
-
-
-@dataclass(frozen=True, slots=True)
-class TournamentResults:
-    """A player's matches in one tournament (round order) with the points of those that have a result."""
-
-    tournament: object
-    entry: object
-    matches: tuple[PlayerMatch, ...]
-    points: object
-    wins: int
-    draws: int
-    losses: int
-    played: int = 0  # matches with a result
-
-
-def player_results(player: Player, *, user=None) -> list[TournamentResults]:
-    """A player's matches in every tournament, newest tournament first, as the public sees them: rounds
-    whose pairing is published (or closed) of tournaments not archived — archived ones only for
-    federation staff. Every tournament the player is entered in is listed, even without a match yet."""
-    from decimal import Decimal
-
-    from federation import roles
-    from tournaments.models import Round
-
-    staff = roles.is_staff(user)
-    qs = _player_matches_qs(player).filter(round__status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED])
-    entries = player.entries.select_related("tournament")
-    if not staff:
-        qs = qs.filter(round__tournament__archived_at__isnull=True)
-        entries = entries.filter(tournament__archived_at__isnull=True)
-    by_tournament: dict[int, list[PlayerMatch]] = {}
-    for m in qs.order_by("round__number"):
-        by_tournament.setdefault(m.round.tournament_id, []).append(_player_match(m, {player.pk}))
-    out = []
-    for e in entries:
-        ms = by_tournament.get(e.tournament_id, [])
-        points = sum((pm.own_points for pm in ms if pm.own_points is not None), Decimal("0"))
-        out.append(TournamentResults(
-            tournament=e.tournament, entry=e, matches=tuple(ms), points=points,
-            wins=sum(pm.outcome == "win" for pm in ms), draws=sum(pm.outcome == "draw" for pm in ms),
-            losses=sum(pm.outcome == "loss" for pm in ms), played=sum(pm.own_points is not None for pm in ms),
-        ))
-    out.sort(key=lambda r: (r.tournament.start_date or dt.date.min, r.tournament.pk), reverse=True)
-    return out
-
-
 def user_list(*, q: str = "", role: str = ""):
     """Accounts for the staff page, by user name: with their groups, tournament roles and player.
     ``q`` matches the user name, names or e-mail; ``role`` keeps ``staff``, ``organiser``, ``referee``
     (global group or a tournament role) or ``player`` (a linked player) accounts."""
     from django.contrib.auth import get_user_model
-    from django.db.models import Prefetch
 
     from federation import roles as r
-    from tournaments.models import TournamentRole
 
+    # the tournament roles (the tournaments' model, never imported here) by their relation's name
     qs = get_user_model().objects.order_by("username").prefetch_related(
-        "groups", Prefetch("tournament_roles", queryset=TournamentRole.objects.select_related("tournament")),
+        "groups", "tournament_roles__tournament",
     ).select_related("player")
     q = (q or "").strip()[:100]
     from federation.collation import turkish_case_variants
@@ -466,7 +321,9 @@ class AccountEvent:
     tournament: object | None = None
 
 
-_ACCOUNT_LABELS = {
+#: The labels of an account's history lines by action (also those the apps above add:
+#: :data:`federation.signals.account_history_read`).
+ACCOUNT_LABELS = {
     "user.create": gettext_lazy("account created"),
     "password.set": gettext_lazy("temporary password set"),
     "password.link": gettext_lazy("password link e-mailed"),
@@ -483,36 +340,26 @@ _DETAIL_WORDS = {
 
 
 def account_history(account, *, limit: int = 50) -> list[AccountEvent]:
-    """What was done to ``account``, newest first: admin-log lines (created, passwords), its
-    tournament roles given and taken (their history rows) and its player links."""
+    """What was done to ``account``, newest first: admin-log lines (created, passwords), what the apps above
+    add (:data:`federation.signals.account_history_read`; tournaments: its tournament roles given and taken)
+    and its player links."""
     from django.contrib.admin.models import LogEntry
     from django.contrib.contenttypes.models import ContentType
-
-    from tournaments.models import Tournament, TournamentRole
 
     events: list[AccountEvent] = []
     ct = ContentType.objects.get_for_model(account, for_concrete_model=False)
     for e in LogEntry.objects.filter(content_type=ct, object_id=str(account.pk)).select_related("user")[:limit]:
         key, _sep, detail = (e.change_message or "").partition(": ")
-        label = _ACCOUNT_LABELS.get(key) or e.get_change_message() or key
+        label = ACCOUNT_LABELS.get(key) or e.get_change_message() or key
         if key == "user.create":
             detail = ", ".join(str(_DETAIL_WORDS.get(w, w)) for w in detail.split(", ") if w)
         events.append(AccountEvent(at=e.action_time, by=e.user, action=key, label=str(label), detail=detail))
-    rows = list(TournamentRole.history.filter(user_id=account.pk).select_related("history_user")
-                .order_by("-history_date")[:limit])
-    tournaments = Tournament.objects.in_bulk({r.tournament_id for r in rows})
-    for r in rows:
-        action = r.audit_action if r.audit_action in _ACCOUNT_LABELS else ("role.remove" if r.history_type == "-"
-                                                                           else "role.assign")
-        role = TournamentRole.Role(r.role).label if r.role in TournamentRole.Role.values else r.role
-        events.append(AccountEvent(at=r.history_date, by=r.history_user, action=action,
-                                   label=str(_ACCOUNT_LABELS[action]), detail=str(role),
-                                   tournament=tournaments.get(r.tournament_id)))
+    events.extend(signals.collected(signals.account_history_read, account=account, limit=limit))
     prow = Player.history.filter(user_id=account.pk).select_related("history_user").order_by("-history_date")
     for r in prow[:limit]:
         if r.audit_action != "player.link_user":
             continue
         events.append(AccountEvent(at=r.history_date, by=r.history_user, action=r.audit_action,
-                                   label=str(_ACCOUNT_LABELS[r.audit_action]), detail=r.federation_id))
+                                   label=str(ACCOUNT_LABELS[r.audit_action]), detail=r.federation_id))
     events.sort(key=lambda ev: ev.at, reverse=True)
     return events[:limit]

@@ -32,23 +32,15 @@ CLUB_EDITABLE = {"name": 120, "short_name": 12, "city": 60}
 # --------------------------------------------------------------------------------------------
 
 
-def _touch_tournaments_of(*, players=(), clubs=()) -> None:
-    """Bump the version of every tournament with an entry of one of ``players`` or of a player of one of
-    ``clubs`` (``version = version + 1``): their standings, crosstables and PDFs show names and clubs,
-    and their cached copies are keyed on that version (``tournaments/caching.py``)."""
-    from django.db.models import Q
-
-    from tournaments.models import Tournament
-
+def _members_changed(*, players=(), clubs=()) -> None:
+    """Tell the apps above that ``players`` or the players of ``clubs`` changed
+    (:data:`federation.signals.members_changed`): tournaments bump the version of every tournament with an
+    entry of one of them — their standings, crosstables and PDFs show names and clubs, and their cached
+    copies are keyed on that version."""
     players, clubs = [getattr(p, "pk", p) for p in players], [getattr(c, "pk", c) for c in clubs]
     if not players and not clubs:
         return
-    from tournaments.services import tournaments_touch
-
-    tournaments_touch(
-        Tournament.objects.filter(Q(entries__player__in=players) | Q(entries__player__club__in=clubs))
-        .values_list("pk", flat=True)
-    )
+    signals.members_changed.send(sender=Player, players=players, clubs=clubs)
 
 
 def _federation_id(value) -> str:
@@ -186,7 +178,7 @@ def player_update(*, player: Player, user, reason: str = "", **fields) -> Player
         return player
     with audit_context(action="player.edit", user=user, reason=reason):
         save_fields(player, changed, unique={"federation_id": taken_message})
-    _touch_tournaments_of(players=[player])
+    _members_changed(players=[player])
     return player
 
 
@@ -222,8 +214,10 @@ def player_activate(*, player: Player, user, reason: str = "") -> Player:
 def player_merge(*, keep: Player, merge: Player, user, reason: str) -> Player:
     """Merge the record ``merge`` into ``keep``: they are the same person (staff only). Returns ``keep``.
 
-    - every :class:`~tournaments.models.Entry` of ``merge`` becomes ``keep``'s (saved one by one, so
-      each entry's history records the move); their matches follow the entries;
+    - the apps above are asked first (:data:`federation.signals.player_merging`) and may refuse;
+    - every tournament entry of ``merge`` becomes ``keep``'s (by the tournaments' receiver of
+      :data:`federation.signals.player_merged`: saved one by one, so each entry's history records the move);
+      their matches follow the entries;
     - ``merge``'s login (``Player.user``) moves to ``keep`` if ``keep`` has none;
     - the apps above are told (:data:`federation.signals.player_merged`): ``merge``'s
       :class:`~ratings.models.InitialRating` moves to ``keep`` if ``keep`` has none, else it is deleted;
@@ -236,8 +230,6 @@ def player_merge(*, keep: Player, merge: Player, user, reason: str) -> Player:
     Refusals: ``reason`` empty (ValidationFailed, field ``reason``); ``keep`` is ``merge``, either is
     already merged, or both have an entry in the same tournament (Conflict, naming it).
     """
-    from tournaments.models import Entry
-
     require_staff(user, _("Only federation staff can merge players."))
     reason = clean_reason_text(reason, required=True)
     if keep.pk == merge.pk:
@@ -251,26 +243,11 @@ def player_merge(*, keep: Player, merge: Player, user, reason: str) -> Player:
                 _("%(id)s was already merged into %(target)s.") % {"id": p.federation_id, "target": target},
                 field=field,
             )
-    shared = list(
-        Entry.objects.filter(player=keep, tournament__entries__player=merge)
-        .select_related("tournament").order_by("tournament__name")
-    )
-    if shared:
-        raise Conflict(
-            _("%(a)s and %(b)s both played in %(t)s: they cannot be the same person.")
-            % {"a": keep.federation_id, "b": merge.federation_id, "t": ", ".join(e.tournament.name for e in shared)},
-            field="into",
-        )
+    signals.player_merging.send(sender=Player, keep=keep, merge=merge)  # tournaments: no shared tournament
     with audit_context(action="player.merge", user=user, reason=reason):
-        try:
-            with transaction.atomic():
-                for entry in Entry.objects.select_for_update().filter(player=merge).order_by("pk"):
-                    entry.player = keep
-                    entry.save(update_fields=["player"])
-        except IntegrityError as exc:  # an entry added meanwhile to a tournament of the other record
-            raise Conflict(_("Both records are now entered in the same tournament."), field="into") from exc
         moved_user = merge.user if merge.user_id is not None and keep.user_id is None else None
-        signals.player_merged.send(sender=Player, keep=keep, merge=merge)  # ratings: rows, re-rating queued
+        # tournaments: the entries move; ratings: rows, re-rating queued
+        signals.player_merged.send(sender=Player, keep=keep, merge=merge)
         merge.merged_into = keep
         merge.active = False
         merge.rating = 0
@@ -286,7 +263,7 @@ def player_merge(*, keep: Player, merge: Player, user, reason: str) -> Player:
             earlier.merged_into = keep
             earlier.save(update_fields=["merged_into"])
 
-    _touch_tournaments_of(players=[keep, merge])
+    _members_changed(players=[keep, merge])
     return keep
 
 
@@ -349,7 +326,7 @@ def club_update(*, club: Club, user, reason: str = "", **fields) -> Club:
         setattr(club, name, clean[name])
     with audit_context(action="club.edit", user=user, reason=reason):
         save_fields(club, changed, unique={"name": _("There is already a club named %(name)s.") % {"name": club.name}})
-    _touch_tournaments_of(clubs=[club])
+    _members_changed(clubs=[club])
     return club
 
 
@@ -405,7 +382,8 @@ def player_anonymise(*, player: Player, user, reason: str) -> Player:
     the anonymised values, so neither the player page's change history nor ``/admin/`` history or
     revert can bring them back. Move records of bulk imports (``games.RecordImport.text``) whose tags
     name the player (``[White "Last, First"]``) get the new name in their text as well, and so do the
-    record's lines on the official rating lists (their copied name and city; their PDFs are rebuilt).
+    record's lines on the official rating lists (their copied name and city; their PDFs are rebuilt) — both
+    by the receivers of :data:`federation.signals.players_anonymised` (games, ratings).
 
     Refusals: ``reason`` empty (ValidationFailed, field ``reason``); a record merged into another
     (Conflict: anonymise the record it was merged into). Anonymising twice changes nothing more.
@@ -431,16 +409,9 @@ def player_anonymise(*, player: Player, user, reason: str) -> Player:
                 p.save(update_fields=changed)
     for p in records:  # purge the old values from every history row of the record
         Player.history.filter(id=p.pk).update(**_anonymous_values(p.pk))
-    if old_names:
-        from games.models import RecordImport
-
-        for name in old_names:  # the quoted tag value: [White "Yılmaz, Ali"], never a longer name
-            quoted = f'"{name}"'
-            for imp in RecordImport.objects.select_for_update().filter(text__contains=quoted):
-                imp.text = imp.text.replace(quoted, f'"{player.full_name}"')
-                imp.save(update_fields=["text"])
     player.refresh_from_db()
-    _touch_tournaments_of(players=[player, *Player.objects.filter(merged_into=player)])
-    # the names copied elsewhere (ratings: the official rating lists)
-    signals.players_anonymised.send(sender=Player, player_ids=[p.pk for p in records])
+    _members_changed(players=[player, *Player.objects.filter(merged_into=player)])
+    # the names copied elsewhere (games: the tags of imported move records; ratings: the official rating lists)
+    signals.players_anonymised.send(sender=Player, player_ids=[p.pk for p in records], old_names=old_names,
+                                    new_name=player.full_name)
     return player

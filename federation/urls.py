@@ -9,6 +9,7 @@ from csp.decorators import csp_update
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from federation import views as federation_views
+from tournaments.people import views as people_views
 
 def favicon(request):
     """``/favicon.ico``, asked by browsers on every page whatever the page links: the SVG icon."""
@@ -45,15 +46,15 @@ urlpatterns = [
     path("accounts/password/", federation_views.PasswordChangeView.as_view(), name="password_change"),
     path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     # people: a logged-in player's pages, a player's results, the staff's account pages
-    path("me/", federation_views.my_page, name="my-page"),
-    path("me/next-board/", federation_views.my_next_board, name="my-next-board"),
-    path("me/results/", federation_views.my_results, name="my-results"),
-    path("players/<str:federation_id>/results/", federation_views.player_results, name="player-results"),
+    path("me/", people_views.my_page, name="my-page"),
+    path("me/next-board/", people_views.my_next_board, name="my-next-board"),
+    path("me/results/", people_views.my_results, name="my-results"),
+    path("players/<str:federation_id>/results/", people_views.player_results, name="player-results"),
     path("staff/users/", federation_views.user_list, name="user-list"),
     path("staff/users/new/", federation_views.user_create, name="user-create"),
     path("staff/users/<int:user_id>/", federation_views.user_detail, name="user-detail"),
-    path("staff/users/<int:user_id>/roles/", federation_views.user_role_add, name="user-role-add"),
-    path("staff/users/<int:user_id>/roles/<int:role_id>/remove/", federation_views.user_role_remove,
+    path("staff/users/<int:user_id>/roles/", people_views.user_role_add, name="user-role-add"),
+    path("staff/users/<int:user_id>/roles/<int:role_id>/remove/", people_views.user_role_remove,
          name="user-role-remove"),
     path("staff/users/<int:user_id>/password/", federation_views.user_password_set, name="user-password-set"),
     path("staff/users/<int:user_id>/password-link/", federation_views.user_password_link, name="user-password-link"),

@@ -107,8 +107,9 @@ def _refuse_non_staff(request, to: str, *args):
     return forbidden(request, _("Only federation staff can change players and clubs."))
 
 
-def _form_errors(form, exc: ApplicationError) -> None:
-    """Show a service refusal on the field it names (or on the whole form)."""
+def form_errors(form, exc: ApplicationError) -> None:
+    """Show a service refusal (:class:`~federation.errors.ApplicationError`) on the field of ``form`` it
+    names (or on the whole form)."""
     form.add_error(exc.field if exc.field in form.fields else None, exc.message)
 
 
@@ -125,7 +126,7 @@ def player_create(request):
         try:
             player = services.player_register(user=request.user, **data)
         except ApplicationError as exc:
-            _form_errors(form, exc)
+            form_errors(form, exc)
             if exc.field == "federation_id" and exc.code == "conflict":  # taken (meanwhile?): offer the next one
                 form.add_error("federation_id", _("The next free federation id is %(id)s.")
                                % {"id": player_next_federation_id()})
@@ -153,7 +154,7 @@ def player_edit(request, federation_id: str):
                 player=player, user=request.user, reason=form.cleaned_data["reason"], **data
             )
         except ApplicationError as exc:
-            _form_errors(form, exc)
+            form_errors(form, exc)
         else:
             messages.success(request, _("Changes to %(p)s saved.") % {"p": player.full_name})
             return redirect("player-detail", federation_id=player.federation_id)
@@ -263,7 +264,7 @@ def club_create(request):
         try:
             club = services.club_create(user=request.user, **data)
         except ApplicationError as exc:
-            _form_errors(form, exc)
+            form_errors(form, exc)
         else:
             messages.success(request, _("Club %(c)s created.") % {"c": club.name})
             return redirect("club-detail", club_id=club.pk)
@@ -282,7 +283,7 @@ def club_edit(request, club_id: int):
         try:
             club = services.club_update(club=club, user=request.user, reason=form.cleaned_data["reason"], **data)
         except ApplicationError as exc:
-            _form_errors(form, exc)
+            form_errors(form, exc)
         else:
             messages.success(request, _("Changes to %(c)s saved.") % {"c": club.name})
             return redirect("club-detail", club_id=club.pk)
@@ -367,90 +368,6 @@ def player_anonymise(request, federation_id: str):
 
 
 # --------------------------------------------------------------------------------------------
-# People: my page, my next board, my results (a logged-in player: Player.user)
-# --------------------------------------------------------------------------------------------
-
-
-def _own_player(user) -> Player | None:
-    """The player whose login ``user`` is, or None."""
-    if not getattr(user, "is_authenticated", False):
-        return None
-    return Player.objects.select_related("club").filter(user=user).first()
-
-
-def my_page(request):
-    """``/me/``: the logged-in person's page — their player (rating, next board, results), their
-    tournament roles, and their account (change password)."""
-    from federation.selectors import player_current_boards, player_waiting_entries
-
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
-    player = _own_player(request.user)
-    tournament_roles = list(
-        request.user.tournament_roles.filter(tournament__archived_at__isnull=True)
-        .select_related("tournament").order_by("-tournament__start_date", "tournament__name")
-    )
-    group_names = set(request.user.groups.values_list("name", flat=True))
-    return render(request, "federation/my_page.html", {
-        "player": player,
-        "boards": player_current_boards(player) if player else [],
-        "waiting": player_waiting_entries(player) if player else [],
-        "tournament_roles": tournament_roles,
-        "is_staff": roles.is_staff(request.user),
-        "global_referee": roles.REFEREE in group_names, "global_organiser": roles.ORGANISER in group_names,
-    })
-
-
-def my_next_board(request):
-    """``/me/next-board/``: the board of the player's current published round — tournament, round,
-    board, opponent and colour — or "no board now" with what the player is waiting for."""
-    from federation.selectors import player_current_boards, player_waiting_entries
-
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
-    player = _own_player(request.user)
-    return render(request, "federation/my_next_board.html", {
-        "player": player,
-        "boards": player_current_boards(player) if player else [],
-        "waiting": player_waiting_entries(player) if player else [],
-    })
-
-
-def my_results(request):
-    """``/me/results/``: the logged-in player's results in every tournament (their own page: with their
-    personal data)."""
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
-    player = _own_player(request.user)
-    if player is None:
-        return render(request, "federation/my_results.html", {"player": None, "own": True})
-    return _results_page(request, player)
-
-
-def player_results(request, federation_id: str):
-    """``/players/<federation_id>/results/``: a player's matches in every tournament (public data; the
-    player's own account and staff see their birth year and sex too). A merged id leads to the survivor."""
-    player = Player.objects.select_related("club").filter(federation_id=federation_id).first()
-    if player is None or player.merged_into_id is not None:
-        survivor = player_resolve(federation_id) if player is not None or Player.objects.filter(
-            federation_id__iexact=federation_id).exists() else None
-        if survivor is None:
-            raise Http404("no such player")
-        return redirect("player-results", federation_id=survivor.federation_id, permanent=True)
-    return _results_page(request, player)
-
-
-def _results_page(request, player: Player):
-    from federation.selectors import player_results as results_of
-
-    own = player.user_id is not None and player.user_id == request.user.pk
-    return render(request, "federation/my_results.html", {
-        "player": player, "own": own, "results": results_of(player, user=request.user),
-        "sees_personal": privacy.sees_personal_data(request.user, player),
-    })
-
-
-# --------------------------------------------------------------------------------------------
 # Password reset by e-mail (Django's views with our form and templates)
 # --------------------------------------------------------------------------------------------
 
@@ -488,11 +405,11 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
 
 # --------------------------------------------------------------------------------------------
-# Staff: accounts of referees, organisers and players; per-tournament roles
+# Staff: accounts of referees, organisers and players (their tournament roles: tournaments.people.views)
 # --------------------------------------------------------------------------------------------
 
 
-def _staff_only(request):
+def staff_only(request):
     """None for federation staff; otherwise the login page (anonymous) or the 403 page (issue 23)."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
@@ -505,7 +422,7 @@ def user_list(request):
     """``/staff/users/``: every account with its roles and player; filter by text and role; 50 a page."""
     from federation.selectors import user_list as account_list
 
-    refused = _staff_only(request)
+    refused = staff_only(request)
     if refused:
         return refused
     q = (request.GET.get("q") or "").strip()[:100]
@@ -525,7 +442,7 @@ def user_create(request):
 
     from federation.forms import UserCreateForm
 
-    refused = _staff_only(request)
+    refused = staff_only(request)
     if refused:
         return refused
     form = UserCreateForm(request.POST or None)
@@ -538,10 +455,10 @@ def user_create(request):
                     user=request.user, username=data["username"], first_name=data["first_name"],
                     last_name=data["last_name"], email=data["email"], kind=data["kind"],
                     federation_wide=data["federation_wide"], password="" if send_link else data["password"],
-                    player=data["player"], tournament=data["tournament"],
+                    player=data["player"], tournament=data.get("tournament"),
                 )
         except ApplicationError as exc:
-            _form_errors(form, exc)
+            form_errors(form, exc)
         else:
             if send_link:
                 accounts.user_password_link_send(user=request.user, account=account, domain=request.get_host(),
@@ -555,7 +472,8 @@ def user_create(request):
     return render(request, "federation/users_form.html", {"form": form})
 
 
-def _account(user_id: int):
+def account_or_404(user_id: int):
+    """The account ``user_id`` (``auth.User``), or 404."""
     from django.contrib.auth import get_user_model
 
     return get_object_or_404(get_user_model(), pk=user_id)
@@ -566,13 +484,13 @@ def user_detail(request, user_id: int, *, forms: dict | None = None, status: int
     tournament roles, set a temporary password, e-mail a password link, link a player; its history."""
     from django.contrib.auth.forms import SetPasswordForm
 
-    from federation.forms import PlayerLinkForm, TournamentRoleForm
+    from federation.forms import PlayerLinkForm
     from federation.selectors import account_history
 
-    refused = _staff_only(request)
+    refused = staff_only(request)
     if refused:
         return refused
-    account = _account(user_id)
+    account = account_or_404(user_id)
     forms = forms or {}
     player = Player.objects.filter(user=account).first()
     context = {
@@ -580,9 +498,8 @@ def user_detail(request, user_id: int, *, forms: dict | None = None, status: int
         "groups": sorted(account.groups.values_list("name", flat=True)),
         "account_is_staff": roles.is_staff(account),
         "may_set_password": accounts.may_manage_login_of(request.user, account),
-        "tournament_roles": list(account.tournament_roles.select_related("tournament")
-                                 .order_by("-tournament__start_date", "tournament__name")),
-        "role_form": forms.get("role") or TournamentRoleForm(),
+        # the apps above add their sections (tournaments: the account's tournament roles, the form to assign one)
+        **signals.answers(signals.account_page_shown, account=account, forms=forms),
         "password_form": forms.get("password") or SetPasswordForm(account),
         "player_form": forms.get("player")
         or PlayerLinkForm(initial={"player": player.federation_id if player else ""}),
@@ -592,57 +509,13 @@ def user_detail(request, user_id: int, *, forms: dict | None = None, status: int
 
 
 @require_POST
-def user_role_add(request, user_id: int):
-    from federation.forms import TournamentRoleForm
-
-    refused = _staff_only(request)
-    if refused:
-        return refused
-    account = _account(user_id)
-    form = TournamentRoleForm(request.POST)
-    if form.is_valid():
-        try:
-            row = accounts.tournament_role_assign(user=request.user, account=account,
-                                                  tournament=form.cleaned_data["tournament"],
-                                                  role=form.cleaned_data["role"])
-        except ApplicationError as exc:
-            _form_errors(form, exc)
-        else:
-            messages.success(request, _("%(u)s is now %(role)s of %(t)s.")
-                             % {"u": account.username, "role": row.get_role_display(), "t": row.tournament.name})
-            return redirect("user-detail", user_id=account.pk)
-    return user_detail(request, user_id, forms={"role": form}, status=400)
-
-
-@require_POST
-def user_role_remove(request, user_id: int, role_id: int):
-    from tournaments.models import TournamentRole
-
-    refused = _staff_only(request)
-    if refused:
-        return refused
-    account = _account(user_id)
-    row = get_object_or_404(TournamentRole.objects.select_related("tournament"), pk=role_id, user=account)
-    form = ReasonForm(request.POST)
-    try:
-        accounts.tournament_role_remove(user=request.user, role=row,
-                                        reason=form.cleaned_data["reason"] if form.is_valid() else "")
-    except ApplicationError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, _("%(u)s is no longer %(role)s of %(t)s.")
-                         % {"u": account.username, "role": row.get_role_display(), "t": row.tournament.name})
-    return redirect("user-detail", user_id=account.pk)
-
-
-@require_POST
 def user_password_set(request, user_id: int):
     from django.contrib.auth.forms import SetPasswordForm
 
-    refused = _staff_only(request)
+    refused = staff_only(request)
     if refused:
         return refused
-    account = _account(user_id)
+    account = account_or_404(user_id)
     form = SetPasswordForm(account, request.POST)
     if form.is_valid():
         try:
@@ -658,10 +531,10 @@ def user_password_set(request, user_id: int):
 
 @require_POST
 def user_password_link(request, user_id: int):
-    refused = _staff_only(request)
+    refused = staff_only(request)
     if refused:
         return refused
-    account = _account(user_id)
+    account = account_or_404(user_id)
     try:
         accounts.user_password_link_send(user=request.user, account=account, domain=request.get_host(),
                                          use_https=request.is_secure())
@@ -678,10 +551,10 @@ def user_player_link(request, user_id: int):
 
     from federation.forms import PlayerLinkForm
 
-    refused = _staff_only(request)
+    refused = staff_only(request)
     if refused:
         return refused
-    account = _account(user_id)
+    account = account_or_404(user_id)
     form = PlayerLinkForm(request.POST)
     if form.is_valid():
         new = form.cleaned_data["player"]
@@ -693,7 +566,7 @@ def user_player_link(request, user_id: int):
                 if new is not None:
                     accounts.player_link_user(user=request.user, player=new, account=account)
         except ApplicationError as exc:
-            _form_errors(form, exc)
+            form_errors(form, exc)
         else:
             if new is not None:
                 messages.success(request, _("%(u)s is now the login of %(p)s.") % {"u": account.username,

@@ -24,3 +24,17 @@ class TournamentsConfig(AppConfig):
 
         post_save.connect(tournament_saved, sender=Tournament, dispatch_uid="tournament-pages-saved")
         post_delete.connect(tournament_saved, sender=Tournament, dispatch_uid="tournament-pages-deleted")
+
+        # what the member register tells the tournaments (federation never imports tournaments)
+        from federation import signals as register
+        from tournaments.people import receivers
+
+        register.members_changed.connect(receivers.touch_tournaments, dispatch_uid="tournaments.touch_tournaments")
+        register.player_merging.connect(receivers.refuse_shared_tournament,
+                                        dispatch_uid="tournaments.refuse_shared_tournament")
+        register.player_merged.connect(receivers.move_entries, dispatch_uid="tournaments.move_entries")
+        register.player_data_exported.connect(receivers.player_tournament_data, dispatch_uid="tournaments.player_data")
+        register.account_created.connect(receivers.assign_first_role, dispatch_uid="tournaments.assign_first_role")
+        register.account_form_built.connect(receivers.account_form_fields, dispatch_uid="tournaments.account_form")
+        register.account_page_shown.connect(receivers.account_page_section, dispatch_uid="tournaments.account_page")
+        register.account_history_read.connect(receivers.account_role_events, dispatch_uid="tournaments.account_roles")

@@ -14,7 +14,7 @@ from django.utils import translation
 from federation import accounts, roles, services
 from federation.forms import PlayerCreateForm, PlayerForm
 from federation.models import Player
-from federation.selectors import _ACCOUNT_LABELS, _ACTION_LABELS, _DETAIL_WORDS, player_search_q
+from federation.selectors import ACCOUNT_LABELS, _ACTION_LABELS, _DETAIL_WORDS, player_search_q
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.ratings.test_product import four, rated_event  # noqa: F401 (fixtures)
 
@@ -40,7 +40,7 @@ def _client(user=None, lang: str = "en") -> Client:
 def test_every_history_label_has_a_turkish_translation():
     """The labels are gettext'd where they are built; each needs a Turkish entry in locale/tr (else the
     Turkish page shows "account created (hakem)")."""
-    labels = [*_ACCOUNT_LABELS.values(), *_ACTION_LABELS.values(), *_DETAIL_WORDS.values()]
+    labels = [*ACCOUNT_LABELS.values(), *_ACTION_LABELS.values(), *_DETAIL_WORDS.values()]
     english = [str(label) for label in labels]  # English is the msgid
     with translation.override("tr"):
         untranslated = sorted({en for en, label in zip(english, labels, strict=True) if str(label) == en})

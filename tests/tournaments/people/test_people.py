@@ -1,6 +1,6 @@
-"""People (issue 11): a logged-in player's pages (my page, my next board, my results), the next
-federation id offered when registering a player, and the staff pages that create referee, organiser
-and player accounts and give them per-tournament roles — services, pages, audit rows."""
+"""People (issue 11): a logged-in player's pages (my page, my next board, my results) and the staff
+pages that create referee, organiser and player accounts and give them per-tournament roles — services,
+pages, audit rows. (The next federation id: tests/federation/test_next_federation_id.py.)"""
 from __future__ import annotations
 
 import re
@@ -15,13 +15,13 @@ from django.utils import timezone, translation
 
 from federation import accounts, roles
 from federation.errors import Conflict, PermissionDenied, ValidationFailed
-from federation.forms import PlayerCreateForm
-from federation.models import Player
-from federation.selectors import account_history, player_current_boards, player_next_federation_id, player_results
+from federation.selectors import account_history
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory
 from tournaments import access
 from tournaments import services as ts
 from tournaments.models import TournamentRole
+from tournaments.people import services as people_services
+from tournaments.people.selectors import player_current_boards, player_results
 from tournaments.services import SetInput
 
 pytestmark = pytest.mark.django_db
@@ -78,63 +78,6 @@ def event(organiser_user, player_user):
     r2 = ts.round_pair(tournament=t, user=organiser_user)
     ts.round_publish(round=r2, user=organiser_user)
     return {"t": t, "me": me, "others": others, "r1": r1, "r2": r2}
-
-
-# --------------------------------------------------------------------------------------------
-# The next federation id
-# --------------------------------------------------------------------------------------------
-
-
-def test_next_federation_id_follows_the_federation_pattern():
-    assert player_next_federation_id() == "TMF-0001"
-    PlayerFactory(federation_id="TMF-0040")
-    PlayerFactory(federation_id="tmf-0007")
-    PlayerFactory(federation_id="TR10000")  # not the federation's pattern: ignored
-    PlayerFactory(federation_id="T12-4")  # an imported player's generated id: ignored
-    PlayerFactory(federation_id="12345678")  # a FIDE id: ignored
-    assert player_next_federation_id() == "TMF-0041"
-
-
-def test_next_federation_id_grows_past_four_digits_and_skips_taken_spellings():
-    PlayerFactory(federation_id="TMF-9999")
-    assert player_next_federation_id() == "TMF-10000"
-    PlayerFactory(federation_id="TMF-12345")
-    assert player_next_federation_id() == "TMF-12346"
-
-
-def test_merged_and_anonymised_records_keep_their_numbers():
-    kept = PlayerFactory(federation_id="TMF-0002")
-    PlayerFactory(federation_id="TMF-0003", merged_into=kept, active=False)
-    assert player_next_federation_id() == "TMF-0004"
-
-
-def test_player_form_suggests_the_next_id_and_explains_unrated(staff):
-    PlayerFactory(federation_id="TMF-0040")
-    form = PlayerCreateForm()
-    assert form.initial["federation_id"] == "TMF-0041"
-    assert "unrated" in str(form.fields["rating"].help_text)
-    assert "first, provisional rating after their first rated tournament" in str(form.fields["rating"].help_text)
-    page = _client(staff).get(reverse("player-create")).content.decode()
-    assert 'value="TMF-0041"' in page
-    assert "Unrated players are seeded below rated ones" in page
-    tr = _client(staff, "tr").get(reverse("player-create")).content.decode()
-    assert 'value="TMF-0041"' in tr
-
-
-def test_registering_with_a_taken_id_offers_the_next_free_one(staff):
-    PlayerFactory(federation_id="TMF-0041", last_name="Önce")
-    response = _client(staff).post(reverse("player-create"), {
-        "federation_id": "TMF-0041", "last_name": "Yeni", "first_name": "Oyuncu", "rating": "0",
-    })
-    assert response.status_code == 200
-    page = response.content.decode()
-    assert "Federation id TMF-0041 is already Önce" in page
-    assert "The next free federation id is TMF-0042." in page
-    response = _client(staff).post(reverse("player-create"), {
-        "federation_id": "TMF-0042", "last_name": "Yeni", "first_name": "Oyuncu", "rating": "",
-    })
-    assert response.status_code == 302
-    assert Player.objects.get(federation_id="TMF-0042").rating == 0
 
 
 # --------------------------------------------------------------------------------------------
@@ -349,23 +292,23 @@ def test_player_account_gets_the_login_of_the_player(staff):
 def test_roles_assign_twice_is_refused_and_remove_is_recorded(staff):
     t = TournamentFactory()
     account = UserFactory(username="hakem2")
-    role = accounts.tournament_role_assign(user=staff, account=account, tournament=t, role="referee")
+    role = people_services.tournament_role_assign(user=staff, account=account, tournament=t, role="referee")
     with pytest.raises(Conflict) as exc:
-        accounts.tournament_role_assign(user=staff, account=account, tournament=t, role="referee")
+        people_services.tournament_role_assign(user=staff, account=account, tournament=t, role="referee")
     assert exc.value.field == "tournament"
-    accounts.tournament_role_assign(user=staff, account=account, tournament=t, role="organiser")
+    people_services.tournament_role_assign(user=staff, account=account, tournament=t, role="organiser")
     with pytest.raises(ValidationFailed):
-        accounts.tournament_role_assign(user=staff, account=account, tournament=t, role="king")
-    accounts.tournament_role_remove(user=staff, role=role, reason="başka turnuvada")
+        people_services.tournament_role_assign(user=staff, account=account, tournament=t, role="king")
+    people_services.tournament_role_remove(user=staff, role=role, reason="başka turnuvada")
     assert not TournamentRole.objects.filter(pk=role.pk).exists()
     gone = TournamentRole.history.filter(id=role.pk, history_type="-").get()
     assert (gone.audit_action, gone.history_change_reason, gone.audit_tournament_id) == (
         "role.remove", "başka turnuvada", t.pk)
     archived = TournamentFactory(archived_at=timezone.now())
     with pytest.raises(Conflict):
-        accounts.tournament_role_assign(user=staff, account=account, tournament=archived, role="referee")
+        people_services.tournament_role_assign(user=staff, account=account, tournament=archived, role="referee")
     with pytest.raises(PermissionDenied):
-        accounts.tournament_role_assign(user=account, account=account, tournament=t, role="referee")
+        people_services.tournament_role_assign(user=account, account=account, tournament=t, role="referee")
 
 
 def test_role_actions_are_labelled_in_the_tournament_history(staff):
@@ -373,7 +316,7 @@ def test_role_actions_are_labelled_in_the_tournament_history(staff):
 
     t = TournamentFactory()
     account = UserFactory(username="hakem3", first_name="Hale", last_name="Kem")
-    accounts.tournament_role_assign(user=staff, account=account, tournament=t, role="referee")
+    people_services.tournament_role_assign(user=staff, account=account, tournament=t, role="referee")
     items = tournament_history(tournament=t)
     assert items[0].action == "role.assign"
     assert items[0].action_label == "role given"
