@@ -28,7 +28,11 @@ from federation.api_views import error_responses, validated_input
 from federation.errors import NotFound, ValidationFailed
 from federation.models import Player
 from federation.prepared import PreparedRead
-from tournaments import access, caching, publication, selectors, services
+from tournaments import access, caching, publication, selectors
+from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.history import selectors as history
 from tournaments.trf import exchange as trf_io
 from tournaments import serializers as s
@@ -361,7 +365,7 @@ class EntryAddApi(APIView):
         if player is None:
             raise NotFound(_("No player with federation id %(id)s.") % {"id": data["federation_id"]},
                            field="federation_id")
-        entry = services.entry_add(tournament=t, player=player, user=request.user, missed_rounds=data["missed_rounds"])
+        entry = entry_services.entry_add(tournament=t, player=player, user=request.user, missed_rounds=data["missed_rounds"])
         return Response(_entry_data(entry, request.user), status=status.HTTP_201_CREATED)
 
 
@@ -373,8 +377,8 @@ class EntryWithdrawApi(APIView):
     def post(self, request, slug: str, start_no: int):
         t = _organised(slug, request, _("Only the organiser can change entries."))
         data = validated_input(s.ReasonInputSerializer, request.data)
-        entry = services.entry_withdraw(entry=_entry(t, start_no), user=request.user,
-                                        reason=data["reason"])
+        entry = entry_services.entry_withdraw(entry=_entry(t, start_no), user=request.user,
+                                              reason=data["reason"])
         return Response(_entry_data(entry, request.user))
 
 
@@ -386,8 +390,8 @@ class EntryReinstateApi(APIView):
     def post(self, request, slug: str, start_no: int):
         t = _organised(slug, request, _("Only the organiser can change entries."))
         data = validated_input(s.ReasonInputSerializer, request.data)
-        entry = services.entry_reinstate(entry=_entry(t, start_no), user=request.user,
-                                         reason=data["reason"])
+        entry = entry_services.entry_reinstate(entry=_entry(t, start_no), user=request.user,
+                                               reason=data["reason"])
         return Response(_entry_data(entry, request.user))
 
 
@@ -399,7 +403,7 @@ class ByeRequestApi(APIView):
     def post(self, request, slug: str):
         t = _organised(slug, request, _("Only the organiser can change entries."))
         data = validated_input(s.ByeRequestInputSerializer, request.data)
-        absence = services.entry_request_bye(
+        absence = entry_services.entry_request_bye(
             entry=_entry(t, data["start_no"]), round_number=data["round_number"], kind=data["kind"], user=request.user,
         )
         out = {"start_no": data["start_no"], "round_number": absence.round_number, "kind": absence.kind}
@@ -414,8 +418,8 @@ class ByeWithdrawApi(APIView):
     def delete(self, request, slug: str, start_no: int, number: int):
         t = _organised(slug, request, _("Only the organiser can change entries."))
         data = validated_input(s.ReasonInputSerializer, request.data)
-        services.entry_bye_withdraw(entry=_entry(t, start_no), round_number=number, user=request.user,
-                                    reason=data["reason"])
+        entry_services.entry_bye_withdraw(entry=_entry(t, start_no), round_number=number, user=request.user,
+                                          reason=data["reason"])
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -440,7 +444,7 @@ class RoundPairApi(APIView):
 
             r = team_round_pair(tournament=t, user=request.user, coin_seed=data["coin_seed"] or None)
         else:
-            r = services.round_pair(tournament=t, user=request.user, coin_seed=data["coin_seed"] or None)
+            r = round_services.round_pair(tournament=t, user=request.user, coin_seed=data["coin_seed"] or None)
         return Response(_round_data(r), status=status.HTTP_201_CREATED)
 
 
@@ -455,12 +459,12 @@ class RoundDetailApi(APIView):
         operation_id="rounds_destroy", tags=TAG, request=s.ReasonInputSerializer,
         responses={204: None, **_errors(401, 403, 404, 409)},
         description="Undo the pairing of the last round while no result is entered in it; it can then be "
-        "paired again (services.round_delete).",
+        "paired again (round_services.round_delete).",
     )
     def delete(self, request, slug: str, number: int):
         r = _round(_organised(slug, request, _("Only the organiser can delete a pairing.")), number)
         data = validated_input(s.ReasonInputSerializer, request.data)
-        services.round_delete(round=r, user=request.user, reason=data["reason"])
+        round_services.round_delete(round=r, user=request.user, reason=data["reason"])
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -472,7 +476,7 @@ class RoundReopenApi(APIView):
     def post(self, request, slug: str, number: int):
         r = _round(_organised(slug, request, _("Only the organiser can reopen a round.")), number)
         data = validated_input(s.RequiredReasonInputSerializer, request.data)
-        r = services.round_reopen(round=r, user=request.user, reason=data["reason"])
+        r = round_services.round_reopen(round=r, user=request.user, reason=data["reason"])
         return Response(_round_data(r))
 
 
@@ -483,7 +487,7 @@ class RoundPublishApi(APIView):
                    responses={200: s.RoundOutputSerializer, **_errors(403, 404, 409)})
     def post(self, request, slug: str, number: int):
         t = _organised(slug, request, _("Only the organiser can publish pairings."))
-        r = services.round_publish(round=_round(t, number), user=request.user)
+        r = round_services.round_publish(round=_round(t, number), user=request.user)
         return Response(_round_data(r))
 
 
@@ -494,12 +498,12 @@ class RoundCloseApi(APIView):
                    responses={200: s.RoundOutputSerializer, **_errors(403, 404, 409)})
     def post(self, request, slug: str, number: int):
         t = _organised(slug, request, _("Only the organiser can close rounds."))
-        r = services.round_close(round=_round(t, number), user=request.user)
+        r = round_services.round_close(round=_round(t, number), user=request.user)
         return Response(_round_data(r))
 
 
 class MatchResultApi(APIView):
-    """Enter or correct a board's result from its sets (or a forfeit); services.match_result_enter."""
+    """Enter or correct a board's result from its sets (or a forfeit); result_services.match_result_enter."""
 
     @extend_schema(
         operation_id="rounds_board_result", tags=TAG, request=s.MatchResultInputSerializer,
@@ -527,7 +531,7 @@ class MatchResultApi(APIView):
         _may_enter_results(match.round.tournament, request.user)  # 403 before the body is looked at
         data = validated_input(s.MatchResultInputSerializer, request.data)
         sets = [
-            services.SetInput(
+            result_services.SetInput(
                 white_store=x["white_store"], black_store=x["black_store"],
                 termination=x["termination"] or "completed", moves=x["moves"],
             )
@@ -536,11 +540,11 @@ class MatchResultApi(APIView):
         version = data["version"]
         if version is None:
             version = _if_match_version(request.headers.get("If-Match"))
-        match = services.match_result_enter(
+        match = result_services.match_result_enter(
             match=match, sets=sets, forfeit=data["forfeit"], user=request.user, expected_version=version,
             reason=data["reason"], decider_starter=data.get("decider_starter") or "",
         )
-        # the match as written, its sets from memory (services._remember_sets): nothing is read back
+        # the match as written, its sets from memory (result_services._remember_sets): nothing is read back
         response = Response(s.match_result_data(match))  # = MatchResultOutputSerializer(match).data
         response["ETag"] = f'"{match.version}"'
         return response
@@ -735,7 +739,7 @@ class ForbiddenPairListApi(APIView):
         first_round = data["first_round"]
         if first_round is None:
             first_round = min((t.rounds.aggregate(m=Max("number"))["m"] or 0) + 1, t.rounds_total)
-        pair = services.forbidden_pair_add(
+        pair = round_services.forbidden_pair_add(
             tournament=t, first=first, second=second, first_round=first_round, last_round=data["last_round"],
             reason=data["reason"], user=request.user,
         )
@@ -758,5 +762,5 @@ class ForbiddenPairDetailApi(APIView):
         if pair is None:
             raise NotFound(_("No forbidden pair %(id)d in this tournament.") % {"id": pair_id})
         data = validated_input(s.ReasonInputSerializer, request.data)
-        services.forbidden_pair_remove(pair=pair, user=request.user, reason=data["reason"])
+        round_services.forbidden_pair_remove(pair=pair, user=request.user, reason=data["reason"])
         return Response(status=status.HTTP_204_NO_CONTENT)

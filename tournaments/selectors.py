@@ -7,16 +7,15 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from django.db import transaction
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments import access
+from tournaments.races import read_snapshot
 from tournaments.models import Entry, Match, Round, SetResult, Tournament
 from tournaments.standings import (
     TIEBREAKS,
@@ -99,7 +98,7 @@ class Standings:
     lines: tuple[StandingLine, ...]
     tiebreak_rules: str = TIEBREAK_RULES_DEFAULT
     official_ranks_differ: bool = False  # final standings whose ranks differ from the imported file's
-    #: play-offs that broke ties of these final standings (``tournaments.knockout.playoffs.PlayoffNote``)
+    #: play-offs that broke ties of these final standings (``tournaments.knockout.selectors.PlayoffNote``)
     playoffs: tuple = ()
 
 
@@ -108,26 +107,6 @@ class _Loaded:
     entries: list[Entry]
     matches: list[Match]
     sets_by_match: dict[int, list[SetResult]] = field(default_factory=dict)
-
-
-@contextmanager
-def read_snapshot():
-    """Run the reads inside in one snapshot of the database.
-
-    On PostgreSQL, outside a transaction, they run in a READ ONLY REPEATABLE READ transaction: under
-    the default READ COMMITTED every statement sees the data committed when *it* starts, so a result
-    committed between reading the matches and reading their sets gave a match whose points disagree
-    with its sets (a torn read: ``StandingsError``, HTTP 500). Inside a transaction, and on SQLite
-    (one writer at a time; a read transaction sees one snapshot), the reads run as they are.
-    """
-    conn = transaction.get_connection()
-    if conn.vendor != "postgresql" or conn.in_atomic_block:
-        yield
-        return
-    with transaction.atomic():
-        with conn.cursor() as cur:
-            cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        yield
 
 
 def _load(tournament: Tournament, *, max_round: int | None, public_only: bool) -> _Loaded:
@@ -345,7 +324,7 @@ def _standings(
     if (rounds >= tournament.rounds_total and tournament.system != Tournament.System.KNOCKOUT
             and any(line.shared for line in lines)):
         # a shared place of the final standings: a play-off may have broken it (issue 14; tournaments.knockout.playoffs)
-        from tournaments.knockout.playoffs import apply_playoffs
+        from tournaments.knockout.selectors import apply_playoffs
 
         lines, playoffs = apply_playoffs(tournament, lines)
     return Standings(

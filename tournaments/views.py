@@ -26,7 +26,11 @@ from federation.errors import ApplicationError
 from federation.services import player_register
 from federation import roles
 from federation.error_views import forbidden as _forbidden
-from tournaments import access, caching, publication, selectors, services, signals
+from tournaments import access, caching, publication, selectors, signals
+from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.prizes import selectors as category_selectors
 from tournaments.history import selectors as history
 from tournaments.trf import exchange as trf_io
@@ -144,7 +148,7 @@ _role = view_helpers.role_required
 def round_pair(request, slug: str):
     t = _tournament(request, slug)
     seed = (request.POST.get("coin_seed") or "").strip() or None
-    pair = teams.team_round_pair if t.format == Tournament.Format.TEAM else services.round_pair  # team events
+    pair = teams.team_round_pair if t.format == Tournament.Format.TEAM else round_services.round_pair  # team events
     rnd = _act(request, pair, _("Round paired. Check it, then publish it."), tournament=t, coin_seed=seed)
     if rnd is not None:
         return redirect("round-detail", slug=slug, number=rnd.number)
@@ -156,7 +160,7 @@ def round_pair(request, slug: str):
 @_role(access.can_organise, _lazy("Only the organiser can publish pairings."))
 def round_publish(request, slug: str, number: int):
     rnd = get_object_or_404(Round, tournament=_tournament(request, slug), number=number)
-    _act(request, services.round_publish, _("Pairings published."), round=rnd)
+    _act(request, round_services.round_publish, _("Pairings published."), round=rnd)
     return redirect("round-detail", slug=slug, number=number)
 
 
@@ -165,7 +169,7 @@ def round_publish(request, slug: str, number: int):
 @_role(access.can_organise, _lazy("Only the organiser can close rounds."))
 def round_close(request, slug: str, number: int):
     rnd = get_object_or_404(Round, tournament=_tournament(request, slug), number=number)
-    _act(request, services.round_close, _("Round closed."), round=rnd)
+    _act(request, round_services.round_close, _("Round closed."), round=rnd)
     return redirect("round-detail", slug=slug, number=number)
 
 
@@ -180,7 +184,7 @@ def round_swap(request, slug: str, number: int):
         messages.error(request, _("Board numbers must be numbers."))
         return redirect("round-detail", slug=slug, number=number)
     _act(
-        request, services.round_swap_pairing, _("Pairing changed; the change is recorded."), round=rnd,
+        request, round_services.round_swap_pairing, _("Pairing changed; the change is recorded."), round=rnd,
         board_a=a, board_b=b, swap=request.POST.get("swap", "black"), reason=request.POST.get("reason", ""),
     )
     return redirect("round-detail", slug=slug, number=number)
@@ -232,9 +236,9 @@ def match_result(request, slug: str, number: int, board: int):
         form = form_class(request.POST, sets_per_match=n_sets, with_reason=can_correct)
         if form.is_valid():
             try:
-                saved = services.match_result_enter(
+                saved = result_services.match_result_enter(
                     match=match, user=request.user, forfeit=form.cleaned_data.get("forfeit") or "",
-                    sets=[services.SetInput(**s) for s in form.cleaned_data["sets"]],
+                    sets=[result_services.SetInput(**s) for s in form.cleaned_data["sets"]],
                     expected_version=form.cleaned_data.get("version"),
                     reason=form.cleaned_data.get("reason") or "",
                     decider_starter=form.cleaned_data.get("decider_starter") or "",
@@ -292,7 +296,7 @@ def _user_label(user) -> str:
 
 
 def _result_conflict(match: Match, current: dict) -> dict:
-    """What the other writer saved (``services.result_snapshot``), for the conflict summary: ``sets``
+    """What the other writer saved (``result_services.result_snapshot``), for the conflict summary: ``sets``
     ("30–18, 28–20" or the forfeit), ``by`` and ``at`` (aware; shown in the site's time zone)."""
     saved = Match.objects.select_related("result_entered_by").get(pk=match.pk)
     if current.get("forfeit"):
@@ -311,7 +315,7 @@ def _record_error(exc: BaseException | None) -> bool:
 
 
 def _result_error_to_form(form: MatchResultForm, exc: ApplicationError) -> None:
-    """Put a refusal of :func:`services.match_result_enter` on the fields it is about: ``sets[k]`` (or
+    """Put a refusal of :func:`result_services.match_result_enter` on the fields it is about: ``sets[k]`` (or
     ``sets`` for a set entered after the match was decided) on set k's stores (its move record when
     the record is at fault, its end when a withdrawal is), ``reason``/``forfeit`` on theirs, anything
     else (a stale version, the match as a whole) on the form."""
@@ -371,7 +375,7 @@ def _result_rows(form: MatchResultForm, match: Match) -> list[dict]:
     ``termination`` and ``moves`` fields; ``errors`` (each reason once) and ``first_invalid`` (the id of
     its first field in error, for the summary's link). Fields in error get ``aria-invalid`` and point
     to the set's error text (``aria-describedby``). A knockout's decider rows are labelled "Decider 1 (set 4)"
-    and started as the lot says (:func:`tournaments.knockout.services.row_info`)."""
+    and started as the lot says (:func:`tournaments.knockout.matches.row_info`)."""
 
     def name(entry) -> str:
         p = entry.player
@@ -379,7 +383,7 @@ def _result_rows(form: MatchResultForm, match: Match) -> list[dict]:
 
     names = {"white": name(match.white), "black": name(match.black)}
     rows = []
-    from tournaments.knockout.services import row_info
+    from tournaments.knockout.matches import row_info
 
     for n, w, b, term, moves in form.set_rows():
         label, starter = row_info(match, n)  # a knockout's decider: by the lot (None: not drawn yet)
@@ -856,8 +860,8 @@ def tournament_entries(request, slug: str):
             try:
                 with transaction.atomic():
                     player = player_register(user=request.user, **d)
-                    services.entry_add(tournament=t, player=player, user=request.user,
-                                       missed_rounds=request.POST.get("missed_rounds") or "zero")
+                    entry_services.entry_add(tournament=t, player=player, user=request.user,
+                                             missed_rounds=request.POST.get("missed_rounds") or "zero")
             except ApplicationError as exc:
                 view_helpers.form_error(register, exc)
             else:
@@ -872,7 +876,7 @@ def tournament_entries(request, slug: str):
         try:
             with transaction.atomic():  # all chosen players or none
                 for p in chosen:
-                    services.entry_add(tournament=t, player=p, user=request.user, missed_rounds=missed)
+                    entry_services.entry_add(tournament=t, player=p, user=request.user, missed_rounds=missed)
             added = len(chosen)
         except ApplicationError as exc:
             messages.error(request, exc.message)
@@ -884,7 +888,7 @@ def tournament_entries(request, slug: str):
     return render(
         request, "tournaments/entries.html",
         {"t": t, "form": form, "register": register, "entries": entries, "last_round": last,
-         "unplayed_pairing": last is not None and services._unplayed_pairing(last)},
+         "unplayed_pairing": last is not None and entry_services._unplayed_pairing(last)},
     )
 
 
@@ -894,7 +898,7 @@ def tournament_entries(request, slug: str):
 def entry_withdraw(request, slug: str, start_no: int):
     t = _tournament(request, slug)
     entry = get_object_or_404(t.entries, start_no=start_no)
-    _act(request, services.entry_withdraw, _("%(p)s withdrawn.") % {"p": entry.player.full_name}, entry=entry)
+    _act(request, entry_services.entry_withdraw, _("%(p)s withdrawn.") % {"p": entry.player.full_name}, entry=entry)
     return redirect("tournament-detail", slug=slug)
 
 
@@ -1142,7 +1146,7 @@ def entry_request_bye(request, slug: str):
     except ValueError:
         messages.error(request, _("Choose a round."))
         return redirect("tournament-detail", slug=slug)
-    _act(request, services.entry_request_bye, _("Bye recorded."), entry=entry, round_number=number,
+    _act(request, entry_services.entry_request_bye, _("Bye recorded."), entry=entry, round_number=number,
          kind=request.POST.get("kind", "half"))
     return redirect("tournament-detail", slug=slug)
 
@@ -1172,7 +1176,7 @@ def round_delete(request, slug: str, number: int):
     if rnd is None:  # a double tap: the first one deleted it
         messages.info(request, _("The pairing of round %(n)d is already deleted.") % {"n": number})
         return redirect("tournament-detail", slug=slug)
-    done = _act(request, services.round_delete, _("The pairing of round %(n)d is deleted; pair it again when ready.")
+    done = _act(request, round_services.round_delete, _("The pairing of round %(n)d is deleted; pair it again when ready.")
                 % {"n": number}, round=rnd, reason=request.POST.get("reason", ""))
     if done is None:
         return redirect("round-detail", slug=slug, number=number)
@@ -1185,7 +1189,7 @@ def round_delete(request, slug: str, number: int):
 def round_reopen(request, slug: str, number: int):
     """Organiser: reopen the last closed round, with a reason."""
     rnd = get_object_or_404(Round, tournament=_tournament(request, slug), number=number)
-    _act(request, services.round_reopen, _("Round %(n)d reopened.") % {"n": number}, round=rnd,
+    _act(request, round_services.round_reopen, _("Round %(n)d reopened.") % {"n": number}, round=rnd,
          reason=request.POST.get("reason", ""))
     return redirect("round-detail", slug=slug, number=number)
 
@@ -1196,7 +1200,7 @@ def round_reopen(request, slug: str, number: int):
 def entry_reinstate(request, slug: str, start_no: int):
     t = _tournament(request, slug)
     entry = get_object_or_404(t.entries, start_no=start_no)
-    _act(request, services.entry_reinstate, _("%(p)s is back in the tournament.") % {"p": entry.player.full_name},
+    _act(request, entry_services.entry_reinstate, _("%(p)s is back in the tournament.") % {"p": entry.player.full_name},
          entry=entry, reason=request.POST.get("reason", ""))
     return redirect("tournament-detail", slug=slug)
 
@@ -1207,7 +1211,7 @@ def entry_reinstate(request, slug: str, start_no: int):
 def bye_withdraw(request, slug: str, start_no: int, number: int):
     t = _tournament(request, slug)
     entry = get_object_or_404(t.entries, start_no=start_no)
-    _act(request, services.entry_bye_withdraw, _("Bye request withdrawn."), entry=entry, round_number=number,
+    _act(request, entry_services.entry_bye_withdraw, _("Bye request withdrawn."), entry=entry, round_number=number,
          reason=request.POST.get("reason", ""))
     return redirect("tournament-detail", slug=slug)
 
@@ -1306,7 +1310,7 @@ def forbidden_pairs(request, slug: str):
         d = form.cleaned_data
         by_no = {e.start_no: e for e in t.entries.select_related("player")}
         try:
-            services.forbidden_pair_add(
+            round_services.forbidden_pair_add(
                 tournament=t, first=by_no.get(d["first"]), second=by_no.get(d["second"]),
                 first_round=d["first_round"], last_round=d.get("last_round"), reason=d.get("reason") or "",
                 user=request.user,
@@ -1321,7 +1325,7 @@ def forbidden_pairs(request, slug: str):
             "first_round", "first__start_no", "second__start_no"
         )
     )
-    rows = [{"pair": p, "rounds": services.forbidden_pair_rounds_text(p)} for p in pairs]
+    rows = [{"pair": p, "rounds": round_services.forbidden_pair_rounds_text(p)} for p in pairs]
     return render(
         request, "tournaments/forbidden_pairs.html",
         {"t": t, "form": form, "rows": rows, "paired": paired,
@@ -1339,6 +1343,6 @@ def forbidden_pair_delete(request, slug: str, pair_id: int):
     if pair is None:  # a double tap: the first one removed it
         messages.info(request, _("This forbidden pair no longer exists."))
         return redirect("forbidden-pairs", slug=slug)
-    _act(request, services.forbidden_pair_remove, _("Forbidden pair removed."), pair=pair,
+    _act(request, round_services.forbidden_pair_remove, _("Forbidden pair removed."), pair=pair,
          reason=request.POST.get("reason", ""))
     return redirect("forbidden-pairs", slug=slug)
