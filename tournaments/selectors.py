@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import access
 from tournaments.races import read_snapshot
+from tournaments.knockout.selectors import apply_playoffs
 from tournaments.models import Entry, Match, Round, SetResult, Tournament
 from tournaments.standings import (
     TIEBREAKS,
@@ -324,8 +325,6 @@ def _standings(
     if (rounds >= tournament.rounds_total and tournament.system != Tournament.System.KNOCKOUT
             and any(line.shared for line in lines)):
         # a shared place of the final standings: a play-off may have broken it (issue 14; tournaments.knockout.playoffs)
-        from tournaments.knockout.selectors import apply_playoffs
-
         lines, playoffs = apply_playoffs(tournament, lines)
     return Standings(
         tournament_id=tournament.id, rounds=rounds, provisional=provisional, tiebreak_keys=keys,

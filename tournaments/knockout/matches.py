@@ -11,9 +11,8 @@ from django.utils.translation import gettext as _
 
 import games.engine as engine
 from federation.errors import Conflict, ValidationFailed
+from tournaments.knockout.settings import MAX_SETS, is_knockout, sets_for_round
 from tournaments.models import Match, Round, Tournament
-from tournaments.knockout.settings import is_knockout, MAX_SETS, sets_for_round
-
 
 
 # --------------------------------------------------------------------------------------------
@@ -173,6 +172,5 @@ def row_info(match: Match, number: int) -> tuple[str, str | None]:
     if number <= plan.planned:
         return _("Set %(n)s") % {"n": number}, starter
     return _("Decider %(j)d (set %(n)d)") % {"j": number - plan.planned, "n": number}, starter
-
 
 

@@ -15,15 +15,14 @@ so the event's cached standings follow the play-off.
 """
 from __future__ import annotations
 
-
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from federation.errors import Conflict, ValidationFailed
 from tournaments import access
+from tournaments.knockout.selectors import playoffs_of
 from tournaments.models import Entry, Round, Tournament
 from tournaments.services import audited, tournament_create, tournament_touch
-from tournaments.knockout.selectors import playoffs_of
 
 
 def is_playoff(tournament: Tournament) -> bool:

@@ -9,12 +9,11 @@ from dataclasses import dataclass, field, replace
 
 from django.db.models import Prefetch
 
-from tournaments.publication import published_round
-from tournaments.races import read_snapshot
+from tournaments.knockout.settings import DECIDED_BY_LABELS, sets_for_round, stage_label
 from tournaments.models import Entry, Match, Round, SetResult, Tournament
 from tournaments.pairing import knockout as core
-from tournaments.knockout.settings import DECIDED_BY_LABELS, sets_for_round, stage_label
-
+from tournaments.publication import published_round
+from tournaments.races import read_snapshot
 
 
 # --------------------------------------------------------------------------------------------
@@ -283,16 +282,10 @@ def ranking_as_dicts(bracket: Bracket) -> list[dict]:
     ]
 
 
-
-
-
-
-
 def _slots(matches: Sequence[Match], count: int) -> list[Match | None]:
     """The bracket matches of a round by slot (board k = slot k), the match for third place left out."""
     by_board = {m.board: m for m in matches if not m.third_place}
     return [by_board.get(k) for k in range(1, count + 1)]
-
 
 
 # --------------------------------------------------------------------------------------------
@@ -309,8 +302,6 @@ class PlayoffNote:
     slug: str
     name: str
     names: tuple[str, ...]
-
-
 
 
 def playoffs_of(tournament: Tournament):

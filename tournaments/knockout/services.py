@@ -33,12 +33,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from federation.errors import Conflict
-from tournaments.models import CoinToss, Entry, Match, Round, Tournament
-from tournaments.pairing import PairingError
-from tournaments.pairing import knockout as core
 from tournaments.knockout.matches import _loser_entry_id, _winner_entry_id
 from tournaments.knockout.selectors import _slots
 from tournaments.knockout.stages import take_qualifiers
+from tournaments.models import CoinToss, Entry, Match, Round, Tournament
+from tournaments.pairing import PairingError
+from tournaments.pairing import knockout as core
 from tournaments.services import coin_toss_outcome
 
 # --------------------------------------------------------------------------------------------

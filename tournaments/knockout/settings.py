@@ -14,7 +14,6 @@ from tournaments.pairing import PairingError
 from tournaments.pairing import knockout as core
 
 
-
 MAX_SETS = 40
 #: The most decider sets an organiser may agree on (rule ``deciders_then_seed``).
 MAX_AGREED_DECIDERS = 9
@@ -48,7 +47,6 @@ def stage_label(round_no: int, total_rounds: int) -> str:
     if key in STAGE_LABELS:
         return str(STAGE_LABELS[key])
     return _("Round of %(n)s") % {"n": key.rsplit("_", 1)[1]}
-
 
 
 # --------------------------------------------------------------------------------------------
@@ -189,6 +187,5 @@ def clean_changes(tournament: Tournament, changes: dict) -> dict:
             raise Conflict(_("The final round is already paired."), field="third_place_match")
         changes["third_place_match"] = value
     return changes
-
 
 

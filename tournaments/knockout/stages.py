@@ -2,7 +2,6 @@
 standings (``qualified_from``), seeded by their ranks there."""
 from __future__ import annotations
 
-
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -10,7 +9,6 @@ from federation.errors import Conflict
 from tournaments import access
 from tournaments.models import Entry, Round, Tournament
 from tournaments.services import audited, tournament_touch
-
 
 
 # --------------------------------------------------------------------------------------------
@@ -82,7 +80,6 @@ def take_qualifiers(tournament: Tournament) -> list[Entry]:
             e.save(update_fields=["start_no", "rating", "withdrawn", "withdrawn_after_round"])
         out.append(e)
     return out
-
 
 
 # --------------------------------------------------------------------------------------------

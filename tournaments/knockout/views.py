@@ -21,11 +21,11 @@ from django.views.decorators.http import require_POST
 
 from federation.errors import ApplicationError
 from tournaments import access, caching, publication, view_helpers
+from tournaments.forms import MatchResultForm
 from tournaments.knockout import matches as knockout_matches
 from tournaments.knockout import selectors as knockout_selectors
 from tournaments.knockout import settings as knockout_settings
 from tournaments.knockout import stages as knockout_stages
-from tournaments.forms import MatchResultForm
 from tournaments.models import Match, Tournament
 
 
@@ -93,17 +93,16 @@ def bracket_redirect(request, slug: str):
 
 def bracket_pdf(request, slug: str):
     """The bracket as a printable PDF (A4 landscape), behind the bracket's gate; cached per version, language
-    and audience and built like the crosstable PDF (``tournaments.views._cached_pdf_response``)."""
+    and audience and built like the crosstable PDF (``tournaments.view_helpers.cached_pdf_response``)."""
     from tournaments.paper.bracket import bracket_pdf_path
     from tournaments.tasks import bracket_pdf_task
-    from tournaments.views import _cached_pdf_response
 
     t = _tournament(request, slug)
     if not knockout_settings.is_knockout(t):
         return redirect("tournament-detail", slug=slug)
     lang = _lang()
     public_only = not access.can_enter_results(request.user, t)
-    return _cached_pdf_response(
+    return view_helpers.cached_pdf_response(
         request, t, path=bracket_pdf_path(t, lang, public_only), task=bracket_pdf_task,
         args=[t.id, lang, public_only], filename=f"{t.slug}-eleme-tablosu.pdf", private=not public_only,
         pending={"title": _("Bracket (PDF)"), "again_url": reverse("bracket-pdf", args=[t.slug]),

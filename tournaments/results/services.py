@@ -17,6 +17,8 @@ from federation.audit import audit_context, history_bulk_create
 from federation.errors import Conflict, PreconditionRequired, ValidationFailed
 from federation.prepared import PreparedRead, delete_in, insert_rows, update_columns
 from tournaments import access, races, signals
+from tournaments.knockout import matches as knockout_matches
+from tournaments.knockout import settings as knockout_settings
 from tournaments.models import Match, Round, SetResult, Tournament
 from tournaments.services import HALF, ONE, ZERO, _reason, tournament_touch
 
@@ -269,10 +271,6 @@ def _match_result_write(*, match: Match, sets, forfeit: str, user, expected_vers
             extra={"current": result_snapshot(match, stored=stored)},
         )
     was_final = match.white_points is not None
-    from tournaments.knockout import services as knockout
-    from tournaments.knockout import matches as knockout_matches
-    from tournaments.knockout import settings as knockout_settings
-
     ko = knockout_matches.match_plan(match)  # a knockout game (issue 14): planned sets of its round, decider sets
     old_decided, old_winner = knockout_matches.match_winner(match) if ko else (False, None)
     n = ko.planned if ko else tournament.sets_per_match

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from federation.errors import Conflict, ValidationFailed
 from tournaments import access, races, signals
+from tournaments.knockout import services as knockout
 from tournaments.models import Absence, CoinToss, Entry, ForbiddenPair, Match, PairingChange, Round, Tournament
 from tournaments.pairing_adapter import pair_next_round
 from tournaments.services import HALF, ONE, ZERO, _reason, audited, coin_toss_outcome, tournament_touch
@@ -39,8 +40,6 @@ def round_pair(*, tournament: Tournament, user=None, coin_seed: str | None = Non
         access.require(access.can_organise(user, tournament), _("Only the organiser can pair rounds."))
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.system == Tournament.System.KNOCKOUT:  # the bracket (issue 14)
-        from tournaments.knockout import services as knockout
-
         rnd = knockout.round_pair_knockout(tournament=tournament, user=user, coin_seed=coin_seed)
         tournament_touch(tournament)
         return rnd
