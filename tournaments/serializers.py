@@ -626,7 +626,7 @@ def match_result_data(m: Match) -> dict:
     """``MatchResultOutputSerializer(m).data`` as a plain dict, field for field, without building the
     serializer's fields from the models on every call (the answer to every result POST; issue 22). The
     sets are ``m.sets.all()`` (prefetched or remembered by the service: no query then).
-    tests/tournaments/test_result_write_queries.py holds the two equal."""
+    tests/tournaments/results/test_result_write_queries.py holds the two equal."""
     return {
         "board": int(m.board),
         "white_points": None if m.white_points is None else float(m.white_points),

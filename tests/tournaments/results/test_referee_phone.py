@@ -260,6 +260,6 @@ def test_a_board_with_a_result_says_who_entered_it_and_when(org, hakem):
 def test_referee_board_names_wrap_instead_of_an_ellipsis():
     from pathlib import Path
 
-    css = (Path(__file__).resolve().parents[2] / "static/css/site.css").read_text()
+    css = (Path(__file__).resolve().parents[3] / "static/css/site.css").read_text()
     rule = re.search(r"\.board-link \.names span \{([^}]*)\}", css).group(1)
     assert "ellipsis" not in rule and "nowrap" not in rule and "line-clamp:2" in rule
