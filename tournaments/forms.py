@@ -357,7 +357,7 @@ class TournamentDeleteForm(forms.Form):
 
 class ForbiddenPairForm(forms.Form):
     """Add a forbidden pair: two players of the tournament (by starting number), an optional round range
-    and the reason (services.forbidden_pair_add)."""
+    and the reason (tournaments.rounds.services.forbidden_pair_add)."""
 
     first = forms.TypedChoiceField(label=_("Player"), coerce=int)
     second = forms.TypedChoiceField(label=_("Other player"), coerce=int)
