@@ -24,6 +24,7 @@ from tournaments.history import selectors as history
 from tournaments.knockout import views as knockout_views
 from tournaments.models import Absence, Round, Tournament
 from tournaments.prizes import selectors as category_selectors
+from tournaments.results import selectors as result_selectors
 from tournaments.standings import TIEBREAKS, tiebreak_label
 from tournaments.trf import exchange as trf_io
 from tournaments.trf.exchange import tournament_export_trf, tournament_import_trf
@@ -42,7 +43,7 @@ def home(request):
     """Tournament list (newest first) with links to standings, crosstables and ratings."""
     tournaments = selectors.tournament_list(user=request.user)
     # a referee's boards of the rounds being played come first (the page they land on after logging in)
-    duties = [d for d in selectors.referee_rounds(user=request.user) if d.open]
+    duties = [d for d in result_selectors.referee_rounds(user=request.user) if d.open]
     return render(
         request, "tournaments/home.html",
         {"tournaments": tournaments, "can_create": access.can_create_tournament(request.user), "duties": duties},

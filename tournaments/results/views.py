@@ -11,12 +11,13 @@ from django.utils.translation import gettext as _
 
 from federation.errors import ApplicationError
 from federation.error_views import forbidden as _forbidden
-from tournaments import access, caching, publication, selectors, view_helpers
+from tournaments import access, caching, publication, view_helpers
 from tournaments.forms import MatchResultForm
 from tournaments.history import selectors as history
 from tournaments.knockout import views as knockout_views
 from tournaments.knockout.matches import row_info
 from tournaments.models import Match, Round, Tournament
+from tournaments.results import selectors
 from tournaments.results import services as result_services
 
 

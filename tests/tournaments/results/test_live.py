@@ -197,12 +197,13 @@ def test_favicon_is_linked_and_favicon_ico_is_not_a_404():
 
 @pytest.mark.parametrize("lang", ["tr", "en"])
 def test_live_boards_from_plain_values_equal_the_boards_built_from_models(lang):
-    """selectors.live_boards (plain values, rebuilt for a whole hall) shows every kind of board exactly as
-    selectors.live_board does from the models: done, open, missing, a forfeit, a bye, a name without
+    """result_selectors.live_boards (plain values, rebuilt for a whole hall) shows every kind of board exactly as
+    result_selectors.live_board does from the models: done, open, missing, a forfeit, a bye, a name without
     a first name."""
     from django.utils import translation
 
     from tournaments import selectors
+    from tournaments.results import selectors as result_selectors
 
     t, org = _event(5)
     rnd = round_services.round_pair(tournament=t, user=org, coin_seed="s")
@@ -214,8 +215,8 @@ def test_live_boards_from_plain_values_equal_the_boards_built_from_models(lang):
     m2.black.player.first_name = ""
     m2.black.player.save()
     with translation.override(lang):
-        from_models = [selectors.live_board(m) for m in selectors.round_boards(round=rnd)]
-        from_values = selectors.live_boards(round=rnd)
+        from_models = [result_selectors.live_board(m) for m in selectors.round_boards(round=rnd)]
+        from_values = result_selectors.live_boards(round=rnd)
     assert from_values == from_models
     assert [b["kind"] for b in from_values] == ["game", "game", "bye"]
     assert from_values[0]["sets_text"] == "30–18, 24–24, 20–28" and from_values[1]["note"] and from_values[2]["note"]
