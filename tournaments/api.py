@@ -459,7 +459,7 @@ class RoundDetailApi(APIView):
         operation_id="rounds_destroy", tags=TAG, request=s.ReasonInputSerializer,
         responses={204: None, **_errors(401, 403, 404, 409)},
         description="Undo the pairing of the last round while no result is entered in it; it can then be "
-        "paired again (round_services.round_delete).",
+        "paired again (services.round_delete).",
     )
     def delete(self, request, slug: str, number: int):
         r = _round(_organised(slug, request, _("Only the organiser can delete a pairing.")), number)

@@ -261,7 +261,7 @@ class RoundPairInputSerializer(serializers.Serializer):
 
 
 class SetInputSerializer(serializers.Serializer):
-    """One set as the referee enters it (tournaments.results.services.SetInput)."""
+    """One set as the referee enters it (services.SetInput)."""
 
     white_store = serializers.IntegerField(min_value=0, max_value=48,
                                            help_text="Stones in the match's white player's store.")
