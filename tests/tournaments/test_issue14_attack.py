@@ -92,7 +92,7 @@ def test_superscript_digits_in_query_parameters_are_not_a_server_error(client, p
 
 
 def test_superscript_if_match_is_refused_not_a_server_error():
-    from tournaments.api import _if_match_version
+    from tournaments.results.api import _if_match_version
 
     with pytest.raises(ValidationFailed) as exc:
         _if_match_version('"²"')
