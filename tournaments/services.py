@@ -27,6 +27,7 @@ from federation.audit import audit_context
 from federation.errors import Conflict, PermissionDenied, ValidationFailed
 from federation.validators import clean_reason, first_control_character
 from tournaments import access, caching, signals
+from tournaments.knockout import settings as knockout_settings
 from tournaments.models import Round, Tournament
 from tournaments.standings import TIEBREAKS
 
@@ -249,9 +250,7 @@ def tournament_create(
     tiebreaks = _check_tiebreaks(tiebreaks if tiebreaks is not None else Tournament._meta.get_field("tiebreaks").default())
     acceleration = _check_acceleration(acceleration)
     tiebreak_rules = _check_tiebreak_rules(tiebreak_rules)
-    from tournaments.knockout import settings as knockout
-
-    ko = knockout.clean_settings(
+    ko = knockout_settings.clean_settings(
         system=system, knockout_sets=knockout_sets, third_place_match=third_place_match,
         level_match_rule=level_match_rule, max_deciders=max_deciders, qualified_from=qualified_from,
         qualifiers=qualifiers,
@@ -427,9 +426,7 @@ def tournament_update(*, tournament: Tournament, user=None, reason: str = "", **
                     field="second_cycle_swap",
                 )
     if any(f in changes for f in ("knockout_sets", "third_place_match", "level_match_rule", "max_deciders")):
-        from tournaments.knockout import settings as knockout
-
-        changes = knockout.clean_changes(tournament, changes)
+        changes = knockout_settings.clean_changes(tournament, changes)
     changes = {f: v for f, v in changes.items() if f not in (
         "acceleration", "tiebreak_rules", "second_cycle_swap", "knockout_sets", "third_place_match",
         "level_match_rule", "max_deciders",

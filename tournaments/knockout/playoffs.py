@@ -7,8 +7,9 @@ knockout, ``qualified_from`` = the event whose tie it breaks, no ``qualifiers`` 
 ones, seeded in the standings' order). Its matches are played and entered like every knockout match
 (planned sets, then decider sets on a level match: RULES.md "Knockout matches"), its sets are rated like
 any set. Once its final standings are published, the event's final standings order the tied players by
-the play-off's final ranking (:func:`apply_playoffs`, called by :func:`tournaments.selectors.tournament_standings`
-for final standings with a shared place) and name the play-off under the table.
+the play-off's final ranking (:func:`tournaments.knockout.selectors.apply_playoffs`, called by
+:func:`tournaments.selectors.tournament_standings` for final standings with a shared place) and name the
+play-off under the table.
 
 Every write to a play-off also bumps its event's versions (:func:`tournaments.services.tournament_touch`),
 so the event's cached standings follow the play-off.
@@ -22,6 +23,7 @@ from federation.errors import Conflict, ValidationFailed
 from tournaments import access
 from tournaments.knockout.selectors import playoffs_of
 from tournaments.models import Entry, Round, Tournament
+from tournaments.selectors import tournament_standings
 from tournaments.services import audited, tournament_create, tournament_touch
 
 
@@ -33,8 +35,6 @@ def is_playoff(tournament: Tournament) -> bool:
 def tied_places(tournament: Tournament) -> list[tuple[int, list[str]]]:
     """The places of the final standings of ``tournament`` that several players share (after the play-offs
     already applied): ``[(rank, [names])]``; empty while a round is not closed."""
-    from tournaments.selectors import tournament_standings
-
     if not _final(tournament):
         return []
     groups: dict[int, list[str]] = {}
@@ -58,12 +58,10 @@ def playoff_create(
     """Create the play-off for place ``rank`` of the final standings of ``tournament``: a knockout section of
     the players who share that place (seeded in the standings' order), ``sets`` planned sets a match, a level
     match settled by ``level_match_rule`` (default: decider sets until one is won, RULES.md). Pair, play and
-    publish it like any knockout; its result then orders the tied players (:func:`apply_playoffs`).
+    publish it like any knockout; its result then orders the tied players (:func:`tournaments.knockout.selectors.apply_playoffs`).
 
     Organisers only. Conflict when the event is a knockout, is not over (a round not closed), nobody shares
     place ``rank``, or a play-off for those players exists already; ValidationFailed for ``sets``."""
-    from tournaments.selectors import tournament_standings
-
     if user is not None:
         access.require(access.can_organise(user, tournament), _("Only the organiser can arrange a play-off."))
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)

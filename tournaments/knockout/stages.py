@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from federation.errors import Conflict
 from tournaments import access
 from tournaments.models import Entry, Round, Tournament
+from tournaments.selectors import tournament_standings
 from tournaments.services import audited, tournament_touch
 
 
@@ -24,8 +25,6 @@ def qualifiers_of(tournament: Tournament) -> list:
     Conflict when the earlier stage is not over (a round not closed or not paired), or when the players
     either side of the cut share a rank (equal on every tie-break: a play-off decides; see
     :mod:`tournaments.knockout.playoffs`)."""
-    from tournaments.selectors import tournament_standings
-
     source = tournament.qualified_from
     closed = source.rounds.filter(status=Round.Status.CLOSED).count()
     if closed == 0 or closed < source.rounds_total:
