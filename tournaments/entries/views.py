@@ -19,7 +19,6 @@ from tournaments.entries import services as entry_services
 from tournaments.forms import EntriesForm, PlayerRegisterForm
 
 
-_lang = view_helpers.page_lang
 _tournament = view_helpers.visible_tournament
 _act = view_helpers.run_service
 _role = view_helpers.role_required

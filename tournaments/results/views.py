@@ -23,8 +23,6 @@ from tournaments.results import services as result_services
 
 _lang = view_helpers.page_lang
 _tournament = view_helpers.visible_tournament
-_act = view_helpers.run_service
-_role = view_helpers.role_required
 
 #: ``?from=referee`` on a result form: after saving, back to the referee's home (not the round page).
 _FROM_REFEREE = "referee"
