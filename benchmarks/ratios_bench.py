@@ -116,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
 
         from federation import roles
         from tournaments import services
+        from tournaments.results import services as result_services
+        from tournaments.rounds import services as round_services
         from tournaments.models import Match, Tournament
 
         settings.ROOT_URLCONF = _trivial_urlconf()
@@ -126,8 +128,8 @@ def main(argv: list[str] | None = None) -> int:
         Tournament.objects.filter(pk=t.pk).update(rounds_total=t.rounds_total + 1, created_by=organiser)
         t.refresh_from_db()
         services.standings_publish(tournament=t, user=organiser) if not t.standings_published else None
-        rnd = services.round_pair(tournament=t, user=organiser, coin_seed="bench")
-        services.round_publish(round=rnd, user=organiser)
+        rnd = round_services.round_pair(tournament=t, user=organiser, coin_seed="bench")
+        round_services.round_publish(round=rnd, user=organiser)
         referee = User.objects.create_user("bench-referee")
         referee.groups.add(Group.objects.get_or_create(name=roles.REFEREE)[0])
         token = Token.objects.create(user=referee)
@@ -170,9 +172,9 @@ def main(argv: list[str] | None = None) -> int:
             k = state["k"]
             state["k"] += 1
             m = Match.objects.get(pk=games[k % len(games)].pk)
-            sets = [services.SetInput(s["white_store"], s["black_store"]) for s in outcome(k)]
-            m = services.match_result_enter(match=m, sets=sets, user=referee,
-                                            expected_version=m.version if m.result_entered_at else None)
+            sets = [result_services.SetInput(s["white_store"], s["black_store"]) for s in outcome(k)]
+            m = result_services.match_result_enter(match=m, sets=sets, user=referee,
+                                                   expected_version=m.version if m.result_entered_at else None)
             seen_versions[m.board] = m.version
 
         seen = {"etag": ""}

@@ -31,6 +31,9 @@ import games.engine as engine
 from federation import roles
 from federation.models import Club, Player
 from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.models import Match, Tournament
 from tournaments.trf.services import tournament_import_trf
 
@@ -137,11 +140,11 @@ def play_round(rnd, referee: User, rng: random.Random) -> None:
             white_starts = engine.set_starter(k) == 0
             moves, (first, second) = play_set(rng, sw if white_starts else sb, sb if white_starts else sw)
             w, b = (first, second) if white_starts else (second, first)
-            sets.append(services.SetInput(white_store=w, black_store=b, moves=" ".join(map(str, moves))))
+            sets.append(result_services.SetInput(white_store=w, black_store=b, moves=" ".join(map(str, moves))))
             recorded.append((w, b))
             if engine.match_result(recorded, sets_per_match=n, allow_incomplete=True).complete:
                 break
-        services.match_result_enter(match=m, sets=sets, user=referee)
+        result_services.match_result_enter(match=m, sets=sets, user=referee)
 
 
 #: Official rating lists of the demo (date, title): one before the rated spring tournament (18–19 April
@@ -193,13 +196,13 @@ def load(stdout=None) -> dict[str, str]:
             created_by=users["organiser"],
         )
         for p in players[:12]:
-            services.entry_add(tournament=spring, player=p)
+            entry_services.entry_add(tournament=spring, player=p)
         rng = random.Random(4)
         for n in range(4):
-            rnd = services.round_pair(tournament=spring, user=users["organiser"], coin_seed="istanbul-2026" if n == 0 else None)
-            services.round_publish(round=rnd, user=users["organiser"])
+            rnd = round_services.round_pair(tournament=spring, user=users["organiser"], coin_seed="istanbul-2026" if n == 0 else None)
+            round_services.round_publish(round=rnd, user=users["organiser"])
             play_round(rnd, users["referee"], rng)
-            services.round_close(round=rnd, user=users["organiser"])
+            round_services.round_close(round=rnd, user=users["organiser"])
         services.standings_publish(tournament=spring, user=users["organiser"])  # final: queues the rating run
         # rate now, too, so the next event's entries take the ratings as of its start (idempotent)
         from ratings.services import ratings_recompute_from
@@ -216,13 +219,13 @@ def load(stdout=None) -> dict[str, str]:
             end_date=date(2026, 12, 6), city="Ankara", venue="Ankara Kültür Merkezi", created_by=users["organiser"],
         )
         for p in players[:16]:
-            services.entry_add(tournament=t, player=p)
+            entry_services.entry_add(tournament=t, player=p)
         rng = random.Random(7)
         for _ in range(2):
-            rnd = services.round_pair(tournament=t, user=users["organiser"], coin_seed="ankara-2026")
-            services.round_publish(round=rnd, user=users["organiser"])
+            rnd = round_services.round_pair(tournament=t, user=users["organiser"], coin_seed="ankara-2026")
+            round_services.round_publish(round=rnd, user=users["organiser"])
             play_round(rnd, users["referee"], rng)
-            services.round_close(round=rnd, user=users["organiser"])
+            round_services.round_close(round=rnd, user=users["organiser"])
         services.standings_publish(tournament=t, user=users["organiser"])
         say(f"created {t.slug} with two rounds played\n")
     out["demo"] = t.slug
@@ -290,11 +293,11 @@ def _school_event(users: dict[str, User], say):
     rng = random.Random(16)
     for section in event.sections.order_by("section_order"):
         for n in range(section.rounds_total):
-            rnd = services.round_pair(tournament=section, user=organiser, coin_seed=f"okullar-{section.slug}"
-                                      if n == 0 else None)
-            services.round_publish(round=rnd, user=organiser)
+            rnd = round_services.round_pair(tournament=section, user=organiser, coin_seed=f"okullar-{section.slug}"
+                                            if n == 0 else None)
+            round_services.round_publish(round=rnd, user=organiser)
             play_round(rnd, users["referee"], rng)
-            services.round_close(round=rnd, user=organiser)
+            round_services.round_close(round=rnd, user=organiser)
             section.refresh_from_db()
         services.standings_publish(tournament=section, user=organiser)  # final: queues the rating run
     say(f"created the event {event.slug} with {event.sections.count()} sections, played through\n")
@@ -325,24 +328,25 @@ KNOCKOUT_FINAL = "İstanbul Bahar Mangala Finali 2026"
 def play_knockout_round(rnd, referee: User, rng: random.Random) -> None:
     """Enter a result for every game of a knockout round: real sets played by the engine, with move records,
     until the match has a winner (the round's planned sets, then decider sets started as the lot says)."""
-    from tournaments.knockout import services as knockout
+    from tournaments.knockout import matches as knockout_matches
+    from tournaments.knockout import settings as knockout_settings
 
     for m in rnd.matches.filter(kind=Match.Kind.GAME).select_related("white", "black", "round__tournament"):
         sw, sb = _skill(m.white.rating), _skill(m.black.rating)
-        plan = knockout.match_plan(m)
+        plan = knockout_matches.match_plan(m)
         lot = rng.choice(("white", "black"))  # the lot drawn at the table for a first decider
         sets, recorded = [], []
-        for k in range(1, knockout.MAX_SETS + 1):
-            starter = knockout.plan_starter(knockout.plan_with_lot(plan, sets_count=k, decider_starter=lot), k)
+        for k in range(1, knockout_settings.MAX_SETS + 1):
+            starter = knockout_matches.plan_starter(knockout_matches.plan_with_lot(plan, sets_count=k, decider_starter=lot), k)
             white_starts = starter == "white"
             moves, (first, second) = play_set(rng, sw if white_starts else sb, sb if white_starts else sw)
             w, b = (first, second) if white_starts else (second, first)
-            sets.append(services.SetInput(white_store=w, black_store=b, moves=" ".join(map(str, moves))))
+            sets.append(result_services.SetInput(white_store=w, black_store=b, moves=" ".join(map(str, moves))))
             recorded.append((w, b))
-            if knockout.plan_result(plan, recorded).complete:
+            if knockout_matches.plan_result(plan, recorded).complete:
                 break
-        services.match_result_enter(match=m, sets=sets, user=referee,
-                                    decider_starter=lot if len(sets) > plan.planned else "")
+        result_services.match_result_enter(match=m, sets=sets, user=referee,
+                                           decider_starter=lot if len(sets) > plan.planned else "")
 
 
 def _knockout_final(users: dict[str, User], spring: Tournament, say) -> Tournament:
@@ -399,11 +403,11 @@ def _team_championship(users: dict[str, User], players: list[Player], say):
     for n in range(1, 8):
         if n == 5:  # the top seed's board 2 cannot come: its reserve plays (the board order moves up)
             top = t.teams.get(seed_no=1)
-            services.entry_request_bye(entry=top.members.get(board=2).entry, round_number=5, kind="zero", user=organiser)
+            entry_services.entry_request_bye(entry=top.members.get(board=2).entry, round_number=5, kind="zero", user=organiser)
         rnd = teams.team_round_pair(tournament=t, user=organiser, coin_seed="takim-2026" if n == 1 else None)
-        services.round_publish(round=rnd, user=organiser)
+        round_services.round_publish(round=rnd, user=organiser)
         play_round(rnd, users["referee"], rng)
-        services.round_close(round=rnd, user=organiser)
+        round_services.round_close(round=rnd, user=organiser)
     services.standings_publish(tournament=t, user=organiser)  # final: queues the rating run
     t.refresh_from_db()
     say(f"created the team championship {t.slug}, 8 teams, played through\n")
@@ -415,10 +419,10 @@ def _play_knockout(t: Tournament, users: dict[str, User], rng: random.Random, *,
     its final standings (which queues its rating run)."""
     organiser = users["organiser"]
     for n in range(1, t.rounds_total + 1):
-        rnd = services.round_pair(tournament=t, user=organiser, coin_seed=f"{seed}-{n}")
-        services.round_publish(round=rnd, user=organiser)
+        rnd = round_services.round_pair(tournament=t, user=organiser, coin_seed=f"{seed}-{n}")
+        round_services.round_publish(round=rnd, user=organiser)
         play_knockout_round(rnd, users["referee"], rng)
-        services.round_close(round=rnd, user=organiser)
+        round_services.round_close(round=rnd, user=organiser)
         t.refresh_from_db()
     services.standings_publish(tournament=t, user=organiser)
 

@@ -4,6 +4,9 @@ from django.urls import path
 from federation import api_views
 from games import api as games_api
 from tournaments import api as t
+from tournaments.entries import api as entry_api
+from tournaments.results import api as result_api
+from tournaments.rounds import api as round_api
 from tournaments.knockout import api as knockout_api
 
 urlpatterns = [
@@ -24,25 +27,25 @@ urlpatterns = [
     path("tournaments/import-trf/<int:import_id>/", t.TournamentImportTrfStatusApi.as_view(),
          name="api-tournament-import-trf-status"),
     path("tournaments/<slug:slug>/", t.TournamentDetailApi.as_view(), name="api-tournament"),
-    path("tournaments/<slug:slug>/entries/", t.EntryAddApi.as_view(), name="api-entry-add"),
-    path("tournaments/<slug:slug>/entries/<int:start_no>/withdraw/", t.EntryWithdrawApi.as_view(),
+    path("tournaments/<slug:slug>/entries/", entry_api.EntryAddApi.as_view(), name="api-entry-add"),
+    path("tournaments/<slug:slug>/entries/<int:start_no>/withdraw/", entry_api.EntryWithdrawApi.as_view(),
          name="api-entry-withdraw"),
-    path("tournaments/<slug:slug>/entries/<int:start_no>/reinstate/", t.EntryReinstateApi.as_view(),
+    path("tournaments/<slug:slug>/entries/<int:start_no>/reinstate/", entry_api.EntryReinstateApi.as_view(),
          name="api-entry-reinstate"),
-    path("tournaments/<slug:slug>/byes/", t.ByeRequestApi.as_view(), name="api-bye-request"),
-    path("tournaments/<slug:slug>/byes/<int:start_no>/<int:number>/", t.ByeWithdrawApi.as_view(),
+    path("tournaments/<slug:slug>/byes/", entry_api.ByeRequestApi.as_view(), name="api-bye-request"),
+    path("tournaments/<slug:slug>/byes/<int:start_no>/<int:number>/", entry_api.ByeWithdrawApi.as_view(),
          name="api-bye-withdraw"),
     path("tournaments/<slug:slug>/restore/", t.TournamentRestoreApi.as_view(), name="api-tournament-restore"),
     path("tournaments/<slug:slug>/history/", t.TournamentHistoryApi.as_view(), name="api-tournament-history"),
-    path("tournaments/<slug:slug>/forbidden-pairs/", t.ForbiddenPairListApi.as_view(), name="api-forbidden-pairs"),
-    path("tournaments/<slug:slug>/forbidden-pairs/<int:pair_id>/", t.ForbiddenPairDetailApi.as_view(),
+    path("tournaments/<slug:slug>/forbidden-pairs/", round_api.ForbiddenPairListApi.as_view(), name="api-forbidden-pairs"),
+    path("tournaments/<slug:slug>/forbidden-pairs/<int:pair_id>/", round_api.ForbiddenPairDetailApi.as_view(),
          name="api-forbidden-pair"),
-    path("tournaments/<slug:slug>/rounds/<int:number>/reopen/", t.RoundReopenApi.as_view(), name="api-round-reopen"),
-    path("tournaments/<slug:slug>/rounds/", t.RoundPairApi.as_view(), name="api-round-pair"),
-    path("tournaments/<slug:slug>/rounds/<int:number>/", t.RoundDetailApi.as_view(), name="api-round"),
-    path("tournaments/<slug:slug>/rounds/<int:number>/publish/", t.RoundPublishApi.as_view(), name="api-round-publish"),
-    path("tournaments/<slug:slug>/rounds/<int:number>/close/", t.RoundCloseApi.as_view(), name="api-round-close"),
-    path("tournaments/<slug:slug>/rounds/<int:number>/boards/<int:board>/result/", t.MatchResultApi.as_view(),
+    path("tournaments/<slug:slug>/rounds/<int:number>/reopen/", round_api.RoundReopenApi.as_view(), name="api-round-reopen"),
+    path("tournaments/<slug:slug>/rounds/", round_api.RoundPairApi.as_view(), name="api-round-pair"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/", round_api.RoundDetailApi.as_view(), name="api-round"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/publish/", round_api.RoundPublishApi.as_view(), name="api-round-publish"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/close/", round_api.RoundCloseApi.as_view(), name="api-round-close"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/boards/<int:board>/result/", result_api.MatchResultApi.as_view(),
          name="api-match-result"),
     path("tournaments/<slug:slug>/standings/", t.StandingsApi.as_view(), name="api-standings"),
     path("tournaments/<slug:slug>/bracket/", knockout_api.BracketApi.as_view(), name="api-bracket"),

@@ -190,7 +190,7 @@ def official_list_csv(request, on):
 def official_list_pdf(request, on):
     """An official list in force as PDF, built once per language (by a ``pdf`` worker; in this request
     in the embedded mode) and served from storage; while it is being built, 202 and a page that
-    reloads until it is there (as the crosstable PDF: ``tournaments.views._cached_pdf_response``)."""
+    reloads until it is there (as the crosstable PDF: ``tournaments.view_helpers.cached_pdf_response``)."""
     from pathlib import Path
 
     from django.conf import settings
@@ -199,7 +199,7 @@ def official_list_pdf(request, on):
 
     from ratings.lists.pdf import rating_list_pdf_path
     from ratings.lists.tasks import rating_list_pdf_task
-    from tournaments.views import _claim_job, _lang, _release_job
+    from tournaments.view_helpers import claim_job as _claim_job, page_lang as _lang, release_job as _release_job
 
     rating_list = _list_of(on, in_force=True)
     lang = _lang()

@@ -6,17 +6,20 @@ and standings only once published; organisers and referees see every round, orga
 standings. Writes need a login; who may do what is decided by the services (``tournaments.access``).
 Every refusal is an :class:`federation.errors.ApplicationError`, rendered as
 ``{"error": {"code", "message", "field"}}``.
+
+This module holds the tournament itself (list, detail, edit, delete and restore, history, TRF import,
+standings) and the lookups every endpoint shares; the capabilities have their own: :mod:`tournaments.entries.api`,
+:mod:`tournaments.rounds.api`, :mod:`tournaments.results.api`.
 """
 from __future__ import annotations
 
 import django_filters
 from django import forms
-from django.db.models import Max
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, extend_schema_field
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import exceptions as drf_exceptions
 from rest_framework import generics, status
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -26,15 +29,12 @@ from rest_framework.views import APIView
 from federation import roles
 from federation.api_views import error_responses, validated_input
 from federation.errors import NotFound, ValidationFailed
-from federation.models import Player
-from federation.prepared import PreparedRead
-from tournaments import access, caching, publication, selectors, services
+from tournaments import access, caching, publication, selectors, serializers as s, services
 from tournaments.history import selectors as history
 from tournaments.trf import jobs as trf_jobs
 from tournaments.trf import selectors as trf_selectors
 from tournaments.trf import services as trf_services
-from tournaments import serializers as s
-from tournaments.models import Entry, ForbiddenPair, Match, Round, Tournament
+from tournaments.models import Round, Tournament
 
 TAG = ["tournaments"]
 _errors = error_responses
@@ -57,57 +57,6 @@ def _round(t: Tournament, number: int) -> Round:
     return r
 
 
-def _visible_round(t: Tournament, number: int, user) -> Round:
-    r = next((r for r in selectors.visible_rounds(tournament=t, user=user) if r.number == number), None)
-    if r is None:
-        raise NotFound(_("Round %(n)d is not published.") % {"n": number})
-    return r
-
-
-def _entry(t: Tournament, start_no: int) -> Entry:
-    e = t.entries.filter(start_no=start_no).select_related("player__club", "tournament").first()
-    if e is None:
-        raise NotFound(_("No entry with starting number %(n)d.") % {"n": start_no})
-    return e
-
-
-def _board(r: Round, board: int) -> Match:
-    m = r.matches.filter(board=board).select_related("round__tournament").first()
-    if m is None:
-        raise NotFound(_("Round %(r)d has no board %(b)d.") % {"r": r.number, "b": board})
-    return m
-
-
-_BOARD_READ = PreparedRead(  # built once: the result POST's first read (issue 22)
-    lambda slug, number, board: Match.objects.filter(round__tournament__slug=slug, round__number=number, board=board)
-    .select_related("round__tournament").order_by()[:1],
-    slug="\x00slug", number=32_761, board=32_759,  # placeholders: in the columns' range, found in no query
-)
-
-
-def _tournament_board(slug: str, number: int, board: int, user) -> Match:
-    """Board ``board`` of round ``number`` of tournament ``slug`` as ``user`` may see it, with its round and
-    tournament, in one query; when it is not there, the lookups one by one say what is missing
-    (:func:`_tournament`, :func:`_round`, :func:`_board`: NotFound)."""
-    m = _BOARD_READ.first(slug=slug, number=number, board=board)
-    if m is None or not publication.tournament_visible(m.round.tournament, user):
-        t = _tournament(slug, user)
-        _may_enter_results(t, user)  # 403 before "no such round/board" (permission before validation)
-        return _board(_round(t, number), board)
-    return m
-
-
-def _may_enter_results(t: Tournament, user) -> None:
-    """401 for an anonymous user, 403 unless ``user`` may enter results in ``t`` (referee or organiser)."""
-    if not getattr(user, "is_authenticated", False):
-        raise drf_exceptions.NotAuthenticated()
-    access.require(access.can_enter_results(user, t), _("Only referees and organisers can enter results."))
-
-
-def _round_data(r: Round) -> dict:
-    return s.RoundOutputSerializer(r, context={"boards": selectors.round_boards(round=r)}).data
-
-
 def _tournament_data(t: Tournament, user) -> dict:
     from tournaments.access import sees_event_personal_data
 
@@ -115,12 +64,6 @@ def _tournament_data(t: Tournament, user) -> dict:
     return s.TournamentDetailOutputSerializer(
         t, context={"rounds": rounds, "personal": sees_event_personal_data(user, t)}
     ).data
-
-
-def _entry_data(entry: Entry, user) -> dict:
-    from tournaments.access import sees_event_personal_data
-
-    return s.EntryOutputSerializer(entry, context={"personal": sees_event_personal_data(user, entry.tournament)}).data
 
 
 # --------------------------------------------------------------------------------------------
@@ -349,222 +292,6 @@ class TournamentImportTrfStatusApi(APIView):
 
 
 # --------------------------------------------------------------------------------------------
-# Entries
-# --------------------------------------------------------------------------------------------
-
-
-class EntryAddApi(APIView):
-    """Enter a player by federation id; starting numbers are re-sorted by rating (C.04.2 A.2)."""
-
-    @extend_schema(operation_id="entries_create", tags=TAG, request=s.EntryAddInputSerializer,
-                   responses={201: s.EntryOutputSerializer, **_errors(400, 403, 404, 409)})
-    def post(self, request, slug: str):
-        t = _organised(slug, request, _("Only the organiser can change entries."))
-        data = validated_input(s.EntryAddInputSerializer, request.data)
-        player = Player.objects.filter(federation_id=data["federation_id"]).first()
-        if player is None:
-            raise NotFound(_("No player with federation id %(id)s.") % {"id": data["federation_id"]},
-                           field="federation_id")
-        entry = services.entry_add(tournament=t, player=player, user=request.user, missed_rounds=data["missed_rounds"])
-        return Response(_entry_data(entry, request.user), status=status.HTTP_201_CREATED)
-
-
-class EntryWithdrawApi(APIView):
-    """Withdraw an entry from the following rounds."""
-
-    @extend_schema(operation_id="entries_withdraw", tags=TAG, request=s.ReasonInputSerializer,
-                   responses={200: s.EntryOutputSerializer, **_errors(403, 404, 409)})
-    def post(self, request, slug: str, start_no: int):
-        t = _organised(slug, request, _("Only the organiser can change entries."))
-        data = validated_input(s.ReasonInputSerializer, request.data)
-        entry = services.entry_withdraw(entry=_entry(t, start_no), user=request.user,
-                                        reason=data["reason"])
-        return Response(_entry_data(entry, request.user))
-
-
-class EntryReinstateApi(APIView):
-    """Undo a withdrawal: the player is paired again from the next round."""
-
-    @extend_schema(operation_id="entries_reinstate", tags=TAG, request=s.ReasonInputSerializer,
-                   responses={200: s.EntryOutputSerializer, **_errors(403, 404, 409)})
-    def post(self, request, slug: str, start_no: int):
-        t = _organised(slug, request, _("Only the organiser can change entries."))
-        data = validated_input(s.ReasonInputSerializer, request.data)
-        entry = services.entry_reinstate(entry=_entry(t, start_no), user=request.user,
-                                         reason=data["reason"])
-        return Response(_entry_data(entry, request.user))
-
-
-class ByeRequestApi(APIView):
-    """Request a half- or zero-point bye for a round not paired yet (C.04.2 pre-assigned byes)."""
-
-    @extend_schema(operation_id="byes_create", tags=TAG, request=s.ByeRequestInputSerializer,
-                   responses={201: s.ByeRequestInputSerializer, **_errors(400, 403, 404, 409)})
-    def post(self, request, slug: str):
-        t = _organised(slug, request, _("Only the organiser can change entries."))
-        data = validated_input(s.ByeRequestInputSerializer, request.data)
-        absence = services.entry_request_bye(
-            entry=_entry(t, data["start_no"]), round_number=data["round_number"], kind=data["kind"], user=request.user,
-        )
-        out = {"start_no": data["start_no"], "round_number": absence.round_number, "kind": absence.kind}
-        return Response(out, status=status.HTTP_201_CREATED)
-
-
-class ByeWithdrawApi(APIView):
-    """Withdraw a requested bye before its round is paired."""
-
-    @extend_schema(operation_id="byes_destroy", tags=TAG, request=s.ReasonInputSerializer,
-                   responses={204: None, **_errors(403, 404, 409)})
-    def delete(self, request, slug: str, start_no: int, number: int):
-        t = _organised(slug, request, _("Only the organiser can change entries."))
-        data = validated_input(s.ReasonInputSerializer, request.data)
-        services.entry_bye_withdraw(entry=_entry(t, start_no), round_number=number, user=request.user,
-                                    reason=data["reason"])
-        return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-# --------------------------------------------------------------------------------------------
-# Rounds
-# --------------------------------------------------------------------------------------------
-
-
-class RoundPairApi(APIView):
-    """Pair the next round (status ``paired``, not public yet). Round 1 records a coin toss."""
-
-    @extend_schema(
-        operation_id="rounds_pair", tags=TAG, request=s.RoundPairInputSerializer,
-        responses={201: s.RoundOutputSerializer, **_errors(400, 403, 404, 409)},
-        examples=[OpenApiExample("Round 1 with a given coin seed", value={"coin_seed": "abc"}, request_only=True)],
-    )
-    def post(self, request, slug: str):
-        t = _organised(slug, request, _("Only the organiser can pair rounds."))
-        data = validated_input(s.RoundPairInputSerializer, request.data)
-        if t.format == Tournament.Format.TEAM:  # team events: the teams are paired (tournaments/teams/services.py)
-            from tournaments.teams.services import team_round_pair
-
-            r = team_round_pair(tournament=t, user=request.user, coin_seed=data["coin_seed"] or None)
-        else:
-            r = services.round_pair(tournament=t, user=request.user, coin_seed=data["coin_seed"] or None)
-        return Response(_round_data(r), status=status.HTTP_201_CREATED)
-
-
-class RoundDetailApi(APIView):
-    """A round's pairing list with results and sets; hidden (404) from the public until published."""
-
-    @extend_schema(operation_id="rounds_retrieve", tags=TAG, responses={200: s.RoundOutputSerializer, **_errors(404)})
-    def get(self, request, slug: str, number: int):
-        return Response(_round_data(_visible_round(_tournament(slug, request.user), number, request.user)))
-
-    @extend_schema(
-        operation_id="rounds_destroy", tags=TAG, request=s.ReasonInputSerializer,
-        responses={204: None, **_errors(401, 403, 404, 409)},
-        description="Undo the pairing of the last round while no result is entered in it; it can then be "
-        "paired again (services.round_delete).",
-    )
-    def delete(self, request, slug: str, number: int):
-        r = _round(_organised(slug, request, _("Only the organiser can delete a pairing.")), number)
-        data = validated_input(s.ReasonInputSerializer, request.data)
-        services.round_delete(round=r, user=request.user, reason=data["reason"])
-        return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-class RoundReopenApi(APIView):
-    """Reopen the last closed round (closed → published), with a reason."""
-
-    @extend_schema(operation_id="rounds_reopen", tags=TAG, request=s.RequiredReasonInputSerializer,
-                   responses={200: s.RoundOutputSerializer, **_errors(400, 401, 403, 404, 409)})
-    def post(self, request, slug: str, number: int):
-        r = _round(_organised(slug, request, _("Only the organiser can reopen a round.")), number)
-        data = validated_input(s.RequiredReasonInputSerializer, request.data)
-        r = services.round_reopen(round=r, user=request.user, reason=data["reason"])
-        return Response(_round_data(r))
-
-
-class RoundPublishApi(APIView):
-    """Publish a paired round's pairing list (paired → published)."""
-
-    @extend_schema(operation_id="rounds_publish", tags=TAG, request=None,
-                   responses={200: s.RoundOutputSerializer, **_errors(403, 404, 409)})
-    def post(self, request, slug: str, number: int):
-        t = _organised(slug, request, _("Only the organiser can publish pairings."))
-        r = services.round_publish(round=_round(t, number), user=request.user)
-        return Response(_round_data(r))
-
-
-class RoundCloseApi(APIView):
-    """Close a published round once every board has a result (published → closed)."""
-
-    @extend_schema(operation_id="rounds_close", tags=TAG, request=None,
-                   responses={200: s.RoundOutputSerializer, **_errors(403, 404, 409)})
-    def post(self, request, slug: str, number: int):
-        t = _organised(slug, request, _("Only the organiser can close rounds."))
-        r = services.round_close(round=_round(t, number), user=request.user)
-        return Response(_round_data(r))
-
-
-class MatchResultApi(APIView):
-    """Enter or correct a board's result from its sets (or a forfeit); services.match_result_enter."""
-
-    @extend_schema(
-        operation_id="rounds_board_result", tags=TAG, request=s.MatchResultInputSerializer,
-        responses={200: s.MatchResultOutputSerializer, **_errors(400, 401, 403, 404, 409, 428)},
-        description=(
-            "Sets in play order; the match's white starts sets 1, 3, 5. A match is decided as soon as "
-            "one player's lead cannot be caught (2–0 in 3 sets). Bad input → 400 with field "
-            '"sets[i]" (1-based) or "sets" and the reason. Once the board has a result, a change must carry '
-            'the version seen ("version" or If-Match: "3"): none → 428, an old one → 409 with "current". '
-            "A closed round's result is corrected by organisers with a \"reason\" (referees → 409). "
-            "The response carries the new version as ETag."
-        ),
-        parameters=[OpenApiParameter("If-Match", str, location=OpenApiParameter.HEADER, required=False,
-                                     description='The match version you saw, e.g. "3".')],
-        examples=[OpenApiExample(
-            "White wins 2–0",
-            value={"sets": [{"white_store": 30, "black_store": 18, "termination": "completed", "moves": ""},
-                            {"white_store": 26, "black_store": 22, "termination": "completed", "moves": ""}],
-                   "forfeit": "", "version": 1},
-            request_only=True,
-        )],
-    )
-    def post(self, request, slug: str, number: int, board: int):
-        match = _tournament_board(slug, number, board, request.user)
-        _may_enter_results(match.round.tournament, request.user)  # 403 before the body is looked at
-        data = validated_input(s.MatchResultInputSerializer, request.data)
-        sets = [
-            services.SetInput(
-                white_store=x["white_store"], black_store=x["black_store"],
-                termination=x["termination"] or "completed", moves=x["moves"],
-            )
-            for x in data["sets"]
-        ]
-        version = data["version"]
-        if version is None:
-            version = _if_match_version(request.headers.get("If-Match"))
-        match = services.match_result_enter(
-            match=match, sets=sets, forfeit=data["forfeit"], user=request.user, expected_version=version,
-            reason=data["reason"], decider_starter=data.get("decider_starter") or "",
-        )
-        # the match as written, its sets from memory (services._remember_sets): nothing is read back
-        response = Response(s.match_result_data(match))  # = MatchResultOutputSerializer(match).data
-        response["ETag"] = f'"{match.version}"'
-        return response
-
-
-def _if_match_version(header: str | None) -> int | None:
-    """The version in an ``If-Match`` header (``"3"``, ``W/"3"`` or ``3``); None when absent.
-    Raises ValidationFailed (field ``If-Match``) for anything else."""
-    if header is None or not header.strip():
-        return None
-    text = header.strip()
-    if text.startswith("W/"):
-        text = text[2:]
-    text = text.strip('"')
-    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 2_000_000_000:
-        raise ValidationFailed(_('If-Match must be the version you saw, e.g. "3".'), field="If-Match")
-    return int(text)
-
-
-# --------------------------------------------------------------------------------------------
 # Standings
 # --------------------------------------------------------------------------------------------
 
@@ -693,74 +420,3 @@ def _staff_only(slug: str, request, message: str) -> Tournament:
     t = _tournament(slug, request.user)
     access.require(roles.is_staff(request.user), message)
     return t
-
-
-def _forbidden_pairs(t: Tournament):
-    return t.forbidden_pairs.select_related("first__player", "second__player", "created_by").order_by(
-        "first_round", "first__start_no", "second__start_no"
-    )
-
-
-class ForbiddenPairListApi(APIView):
-    """Players who must not be paired with each other in a range of rounds (Swiss; organisers only)."""
-
-    @extend_schema(
-        operation_id="forbidden_pairs_list", tags=TAG,
-        responses={200: s.ForbiddenPairOutputSerializer(many=True), **_errors(401, 403, 404)},
-        description="The tournament's forbidden pairs, by first round (organisers of the event and staff).",
-    )
-    def get(self, request, slug: str):
-        t = _organised(slug, request)
-        return Response(s.ForbiddenPairOutputSerializer(_forbidden_pairs(t), many=True).data)
-
-    @extend_schema(
-        operation_id="forbidden_pairs_create", tags=TAG, request=s.ForbiddenPairInputSerializer,
-        responses={201: s.ForbiddenPairOutputSerializer, **_errors(400, 401, 403, 404, 409)},
-        description=(
-            "Forbid pairing two players (starting numbers) in rounds first_round..last_round (null: to the "
-            "end). A paired round never changes: first_round defaults to the next round to pair, and a range "
-            'over a paired round is a 400 with field "first_round" or "last_round". The same player twice or an '
-            'unknown starting number: 400 with field "second" / "first". A round robin, a finished event or an '
-            "overlapping pair of the same players: 409. Recorded in the history."
-        ),
-        examples=[OpenApiExample("Siblings in rounds 1-3", request_only=True,
-                                 value={"first": 3, "second": 8, "first_round": 1, "last_round": 3,
-                                        "reason": "kardeşler"})],
-    )
-    def post(self, request, slug: str):
-        t = _organised(slug, request)
-        data = validated_input(s.ForbiddenPairInputSerializer, request.data)
-        found = {}
-        for key in ("first", "second"):
-            found[key] = t.entries.filter(start_no=data[key]).select_related("player").first()
-            if found[key] is None:
-                raise ValidationFailed(_("No entry with starting number %(n)d.") % {"n": data[key]}, field=key)
-        first, second = found["first"], found["second"]
-        first_round = data["first_round"]
-        if first_round is None:
-            first_round = min((t.rounds.aggregate(m=Max("number"))["m"] or 0) + 1, t.rounds_total)
-        pair = services.forbidden_pair_add(
-            tournament=t, first=first, second=second, first_round=first_round, last_round=data["last_round"],
-            reason=data["reason"], user=request.user,
-        )
-        pair = _forbidden_pairs(t).get(pk=pair.pk)
-        return Response(s.ForbiddenPairOutputSerializer(pair).data, status=status.HTTP_201_CREATED)
-
-
-class ForbiddenPairDetailApi(APIView):
-    """One forbidden pair (organisers only)."""
-
-    @extend_schema(
-        operation_id="forbidden_pairs_destroy", tags=TAG, request=s.ReasonInputSerializer,
-        responses={204: None, **_errors(400, 401, 403, 404)},
-        description="Remove a forbidden pair: the next rounds may pair the two players again (paired rounds stay). "
-        "Recorded in the history with the optional reason.",
-    )
-    def delete(self, request, slug: str, pair_id: int):
-        t = _organised(slug, request)
-        pair = ForbiddenPair.objects.filter(tournament=t, pk=pair_id).first()
-        if pair is None:
-            raise NotFound(_("No forbidden pair %(id)d in this tournament.") % {"id": pair_id})
-        data = validated_input(s.ReasonInputSerializer, request.data)
-        services.forbidden_pair_remove(pair=pair, user=request.user, reason=data["reason"])
-        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -78,7 +78,7 @@ LEVEL_MATCH_HELP = _("Knockout only (RULES.md): a level match goes on with decid
 def add_knockout_fields(form, *, tournament: Tournament | None = None) -> None:
     """The knockout settings (issue 14) of a tournament form: sets per round as a text ("3, 3, 5"), the match
     for third place, the rule for a level match, the number of deciders, and (creating) the stage the
-    players qualify from with how many qualify. Checked by :func:`tournaments.knockout.services.clean_settings`."""
+    players qualify from with how many qualify. Checked by :func:`tournaments.knockout.settings.clean_settings`."""
     form.fields["knockout_sets"] = forms.CharField(
         label=_("Sets per knockout round"), required=False, max_length=60, help_text=KNOCKOUT_SETS_HELP,
         widget=forms.TextInput(attrs={"placeholder": "3, 3, 5", "autocomplete": "off"}),
@@ -105,7 +105,7 @@ def add_knockout_fields(form, *, tournament: Tournament | None = None) -> None:
 def clean_knockout_form_fields(form, data: dict) -> None:
     """Blank knockout fields take the model's defaults; the sets per round become a list (an error on the
     field otherwise)."""
-    from tournaments.knockout.services import clean_knockout_sets
+    from tournaments.knockout.settings import clean_knockout_sets
 
     data["level_match_rule"] = data.get("level_match_rule") or Tournament.LevelMatchRule.DECIDERS
     data["max_deciders"] = data.get("max_deciders") or 0
@@ -336,7 +336,7 @@ class TournamentEditForm(forms.Form):
         for f in (*self.TEXT, "start_date", "end_date", "rounds_total"):
             if f in data and data[f] != getattr(self.tournament, f):
                 out[f] = data[f]
-        if "knockout_sets" in self.fields:  # a knockout's settings (tournaments.knockout.services.clean_changes)
+        if "knockout_sets" in self.fields:  # a knockout's settings (tournaments.knockout.settings.clean_changes)
             text = ", ".join(str(n) for n in self.tournament.knockout_sets or [])
             if (data.get("knockout_sets") or "").strip() != text:
                 out["knockout_sets"] = data.get("knockout_sets") or ""
@@ -361,7 +361,7 @@ class TournamentDeleteForm(forms.Form):
 
 class ForbiddenPairForm(forms.Form):
     """Add a forbidden pair: two players of the tournament (by starting number), an optional round range
-    and the reason (services.forbidden_pair_add)."""
+    and the reason (tournaments.rounds.services.forbidden_pair_add)."""
 
     first = forms.TypedChoiceField(label=_("Player"), coerce=int)
     second = forms.TypedChoiceField(label=_("Other player"), coerce=int)

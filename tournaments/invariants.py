@@ -170,7 +170,7 @@ def match_findings(
 ) -> list[Finding]:
     """The rules one stored match breaks (RULES.md "Match and tournament scoring").
 
-    ``knockout``: for a game of a knockout, its plan (:class:`tournaments.knockout.services.MatchPlan`: ``planned``
+    ``knockout``: for a game of a knockout, its plan (:class:`tournaments.knockout.matches.MatchPlan`: ``planned``
     sets, ``rule``, ``max_deciders``, ``higher_seed``, ``max_sets``): decider sets may follow a level match
     and the winner gets 1–0 (RULES.md "Knockout matches", :func:`games.engine.knockout_match_result`).
 
@@ -231,11 +231,12 @@ def match_findings(
 
 
 def _knockout_plan(t, m, entries: dict):
-    """The plan of a game of a knockout (:class:`tournaments.knockout.services.MatchPlan`), None otherwise (no query:
+    """The plan of a game of a knockout (:class:`tournaments.knockout.matches.MatchPlan`), None otherwise (no query:
     the players' starting numbers come from ``entries``)."""
     if t.system != "knockout" or m.kind != "game" or m.black_id is None:
         return None
-    from tournaments.knockout.services import MatchPlan, sets_for_round
+    from tournaments.knockout.matches import MatchPlan
+    from tournaments.knockout.settings import sets_for_round
 
     w, b = entries.get(m.white_id), entries.get(m.black_id)
     higher = "A" if w is None or b is None or w.start_no < b.start_no else "B"
@@ -247,7 +248,7 @@ def _knockout_starter(plan, number: int) -> str | None:
     """Who starts set ``number`` of a knockout game (its decider sets by the lot); None: the usual rule."""
     if plan is None or number <= plan.planned:
         return None
-    from tournaments.knockout.services import plan_starter
+    from tournaments.knockout.matches import plan_starter
 
     return plan_starter(plan, number)
 
@@ -328,7 +329,7 @@ MESSAGES = {
 def _sentence(f: Finding) -> str:
     params = dict(f.params)
     if "exc" in params:
-        from tournaments.services import rules_error_message
+        from tournaments.results.services import rules_error_message
 
         exc = params.pop("exc")
         stores = params.pop("stores", None)

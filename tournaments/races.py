@@ -2,7 +2,7 @@
 
 Lock order everywhere: tournament, round, board (match). On PostgreSQL:
 
-* a **result write** (:func:`tournaments.services.match_result_enter`) holds the tournament row in
+* a **result write** (:func:`tournaments.results.services.match_result_enter`) holds the tournament row in
   ``FOR KEY SHARE`` (:func:`result_write_lock`): result writers do not wait for each other (their version
   bump, a non-key ``UPDATE``, does not conflict with ``KEY SHARE``), then locks its match row;
 * a **round close**, **reopen** or **undone pairing** locks the tournament ``FOR UPDATE`` (which waits for
@@ -18,7 +18,9 @@ are serialised already and the row locks are no-ops.
 """
 from __future__ import annotations
 
-from django.db import IntegrityError, OperationalError, connection
+from contextlib import contextmanager
+
+from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils.translation import gettext as _
 
 from federation.errors import Conflict
@@ -61,3 +63,23 @@ def race_lost(exc: Exception) -> bool:
     cause = exc.__cause__
     state = getattr(cause, "sqlstate", None) or getattr(cause, "pgcode", None)
     return state in _RACE_STATES
+
+
+@contextmanager
+def read_snapshot():
+    """Run the reads inside in one snapshot of the database.
+
+    On PostgreSQL, outside a transaction, they run in a READ ONLY REPEATABLE READ transaction: under
+    the default READ COMMITTED every statement sees the data committed when *it* starts, so a result
+    committed between reading the matches and reading their sets gave a match whose points disagree
+    with its sets (a torn read: ``StandingsError``, HTTP 500). Inside a transaction, and on SQLite
+    (one writer at a time; a read transaction sees one snapshot), the reads run as they are.
+    """
+    conn = transaction.get_connection()
+    if conn.vendor != "postgresql" or conn.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        with conn.cursor() as cur:
+            cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield

@@ -46,7 +46,7 @@ class _TiebreaksField(serializers.ListField):
 
 @extend_schema_field({"type": "array", "items": {"$ref": "#/components/schemas/SetsPerMatchEnum"}, "maxItems": 12})
 class _KnockoutSetsField(serializers.ListField):
-    """Planned sets of each knockout round: the schema states what ``tournaments.knockout.services.clean_knockout_sets``
+    """Planned sets of each knockout round: the schema states what ``tournaments.knockout.settings.clean_knockout_sets``
     checks (1, 3, 5 or 7 each, at most 12 rounds). The item is the ``SetsPerMatchEnum`` component
     (``sets_per_match``'s enum, hoisted by ``postprocess_schema_enums``)."""
 
@@ -90,7 +90,7 @@ class TournamentCreateInputSerializer(serializers.Serializer):
     second_cycle_swap = serializers.BooleanField(
         default=True, help_text="Double round robin: swap the last two rounds of the first cycle (C.05 Annex 1).",
     )
-    # knockout sections (issue 14; tournaments.knockout.services.clean_settings)
+    # knockout sections (issue 14; tournaments.knockout.settings.clean_settings)
     knockout_sets = _KnockoutSetsField(
         child=serializers.IntegerField(), required=False, default=list, max_length=12,
         help_text="Knockout: planned sets of each round's matches (1, 3, 5 or 7), round 1 first; empty: "
@@ -626,7 +626,7 @@ def match_result_data(m: Match) -> dict:
     """``MatchResultOutputSerializer(m).data`` as a plain dict, field for field, without building the
     serializer's fields from the models on every call (the answer to every result POST; issue 22). The
     sets are ``m.sets.all()`` (prefetched or remembered by the service: no query then).
-    tests/tournaments/test_result_write_queries.py holds the two equal."""
+    tests/tournaments/results/test_result_write_queries.py holds the two equal."""
     return {
         "board": int(m.board),
         "white_points": None if m.white_points is None else float(m.white_points),

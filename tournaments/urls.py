@@ -2,8 +2,11 @@
 from django.urls import path
 
 from tournaments import views
-from tournaments.prizes import views as category_views
+from tournaments.entries import views as entry_views
 from tournaments.knockout import views as knockout_views
+from tournaments.prizes import views as category_views
+from tournaments.results import views as result_views
+from tournaments.rounds import views as round_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -11,33 +14,33 @@ urlpatterns = [
     path("t/import/", views.trf_import, name="trf-import"),
     path("t/import/<int:import_id>/", views.trf_import_detail, name="trf-import-detail"),
     path("t/<slug:slug>/", views.tournament_detail, name="tournament-detail"),
-    path("t/<slug:slug>/entries/", views.tournament_entries, name="tournament-entries"),
-    path("t/<slug:slug>/entries/<int:start_no>/withdraw/", views.entry_withdraw, name="entry-withdraw"),
-    path("t/<slug:slug>/entries/<int:start_no>/reinstate/", views.entry_reinstate, name="entry-reinstate"),
-    path("t/<slug:slug>/byes/<int:start_no>/<int:number>/withdraw/", views.bye_withdraw, name="bye-withdraw"),
+    path("t/<slug:slug>/entries/", entry_views.tournament_entries, name="tournament-entries"),
+    path("t/<slug:slug>/entries/<int:start_no>/withdraw/", entry_views.entry_withdraw, name="entry-withdraw"),
+    path("t/<slug:slug>/entries/<int:start_no>/reinstate/", entry_views.entry_reinstate, name="entry-reinstate"),
+    path("t/<slug:slug>/byes/<int:start_no>/<int:number>/withdraw/", entry_views.bye_withdraw, name="bye-withdraw"),
     path("t/<slug:slug>/edit/", views.tournament_edit, name="tournament-edit"),
     path("t/<slug:slug>/delete/", views.tournament_delete, name="tournament-delete"),
     path("t/<slug:slug>/restore/", views.tournament_restore, name="tournament-restore"),
     path("t/<slug:slug>/history/", views.tournament_history_page, name="tournament-history"),
-    path("t/<slug:slug>/round/<int:number>/delete/", views.round_delete, name="round-delete"),
-    path("t/<slug:slug>/round/<int:number>/reopen/", views.round_reopen, name="round-reopen"),
-    path("t/<slug:slug>/byes/", views.entry_request_bye, name="entry-request-bye"),
+    path("t/<slug:slug>/round/<int:number>/delete/", round_views.round_delete, name="round-delete"),
+    path("t/<slug:slug>/round/<int:number>/reopen/", round_views.round_reopen, name="round-reopen"),
+    path("t/<slug:slug>/byes/", entry_views.entry_request_bye, name="entry-request-bye"),
     path("t/<slug:slug>/tiebreaks/", views.tiebreaks_update, name="tiebreaks-update"),
-    path("t/<slug:slug>/forbidden-pairs/", views.forbidden_pairs, name="forbidden-pairs"),
-    path("t/<slug:slug>/forbidden-pairs/<int:pair_id>/delete/", views.forbidden_pair_delete,
+    path("t/<slug:slug>/forbidden-pairs/", round_views.forbidden_pairs, name="forbidden-pairs"),
+    path("t/<slug:slug>/forbidden-pairs/<int:pair_id>/delete/", round_views.forbidden_pair_delete,
          name="forbidden-pair-delete"),
-    path("t/<slug:slug>/pair/", views.round_pair, name="round-pair"),
-    path("t/<slug:slug>/round/<int:number>/", views.round_detail, name="round-detail"),
-    path("t/<slug:slug>/round/<int:number>/publish/", views.round_publish, name="round-publish"),
-    path("t/<slug:slug>/round/<int:number>/close/", views.round_close, name="round-close"),
-    path("t/<slug:slug>/round/<int:number>/swap/", views.round_swap, name="round-swap"),
-    path("t/<slug:slug>/round/<int:number>/board/<int:board>/", views.match_result, name="match-result"),
-    path("referee/", views.referee_home, name="referee-home"),
-    path("t/<slug:slug>/live/", views.live, name="live"),
-    path("t/<slug:slug>/tv/", views.live, {"tv": True}, name="live-tv"),
-    path("t/<slug:slug>/live.json", views.live_json, name="live-json"),
-    path("t/<slug:slug>/round/<int:number>/pairings.pdf", views.round_pairings_pdf, name="round-pairings-pdf"),
-    path("t/<slug:slug>/round/<int:number>/slips.pdf", views.round_slips_pdf, name="round-slips-pdf"),
+    path("t/<slug:slug>/pair/", round_views.round_pair, name="round-pair"),
+    path("t/<slug:slug>/round/<int:number>/", round_views.round_detail, name="round-detail"),
+    path("t/<slug:slug>/round/<int:number>/publish/", round_views.round_publish, name="round-publish"),
+    path("t/<slug:slug>/round/<int:number>/close/", round_views.round_close, name="round-close"),
+    path("t/<slug:slug>/round/<int:number>/swap/", round_views.round_swap, name="round-swap"),
+    path("t/<slug:slug>/round/<int:number>/board/<int:board>/", result_views.match_result, name="match-result"),
+    path("referee/", result_views.referee_home, name="referee-home"),
+    path("t/<slug:slug>/live/", result_views.live, name="live"),
+    path("t/<slug:slug>/tv/", result_views.live, {"tv": True}, name="live-tv"),
+    path("t/<slug:slug>/live.json", result_views.live_json, name="live-json"),
+    path("t/<slug:slug>/round/<int:number>/pairings.pdf", round_views.round_pairings_pdf, name="round-pairings-pdf"),
+    path("t/<slug:slug>/round/<int:number>/slips.pdf", round_views.round_slips_pdf, name="round-slips-pdf"),
     path("t/<slug:slug>/standings/", views.standings, name="standings"),
     path("t/<slug:slug>/standings/publish/", views.standings_publish, name="standings-publish"),
     path("t/<slug:slug>/standings.pdf", views.standings_pdf, name="standings-pdf"),

@@ -1,12 +1,16 @@
-"""Small helpers every tournament view module uses (``views``, ``team_views``, ``knockout_views``,
-``event_views``, ``category_views``): the page language, the tournament behind the publish gate, running
-a service with a message, and a service refusal shown on its form field. No view module imports another
-for these, so none of them depends on the import order of the others."""
+"""Small helpers every tournament view module uses (``views``, the ``views`` of ``rounds``, ``results``,
+``entries``, ``teams``, ``knockout``, ``events`` and ``prizes``): the page language, the tournament behind
+the publish gate, running a service with a message, a service refusal shown on its form field, and a PDF
+built by a job (served when ready, else queued once). No view module imports another for these, so none
+of them depends on the import order of the others."""
 from __future__ import annotations
 
+from pathlib import Path
+
+from django.conf import settings
 from django.contrib import messages
-from django.http import Http404
-from django.shortcuts import get_object_or_404
+from django.http import FileResponse, Http404, HttpResponse
+from django.shortcuts import get_object_or_404, render
 from django.utils.translation import get_language
 
 from federation.errors import ApplicationError
@@ -69,3 +73,72 @@ def role_required(check, message: str, *, tournament: bool = True):
         return wrapped
 
     return decorator
+
+
+
+def cached_pdf_response(request, t: Tournament | None, *, path: Path, task, args: list, filename: str, pending: dict,
+                         private: bool = False):
+    """A PDF cached at ``path`` (built by the Celery ``task`` with ``args``): served when ready; built in
+    this request in the embedded mode (Celery eager); otherwise queued once (:func:`claim_job`) and
+    answered at once with 202 and a page (``pdf_pending.html`` with the ``pending`` texts) that reloads
+    until the file is there — 503 when the broker cannot be reached. ``private``: not kept by caches
+    (a draft for the staff). ``t`` names the pending page's crumb; None (an event's PDF) when
+    ``pending`` carries ``crumb_url`` and ``crumb_name`` instead."""
+    if not path.exists() and settings.CELERY_TASK_ALWAYS_EAGER:
+        path = Path(task.apply(args=args).get())
+    if path.exists():
+        response = FileResponse(open(path, "rb"), content_type="application/pdf", filename=filename)
+        if private:
+            response["Cache-Control"] = "private, no-store"
+        return response
+    failed = None
+    if claim_job(path):
+        try:
+            task.delay(*args)
+        except Exception as exc:  # broker unreachable: say so now rather than hang the worker process
+            release_job(path)
+            failed = str(exc) or exc.__class__.__name__
+    response = render(
+        request, "tournaments/pdf_pending.html", {"t": t, "failed": failed, **pending},
+        status=503 if failed else 202,
+    )
+    response["Retry-After"] = "2"
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def pdf_inline(data: bytes, filename: str, *, private: bool) -> HttpResponse:
+    """``data`` as an inline PDF named ``filename``; ``private``: not kept by caches."""
+    response = HttpResponse(data, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    if private:
+        response["Cache-Control"] = "private, no-store"
+    return response
+
+
+_JOB_CLAIM_SECONDS = 120
+
+
+def claim_job(path: Path) -> bool:
+    """True for the first request that asks for ``path`` to be built (a marker file created with
+    O_EXCL, shared by every web process); a marker older than two minutes is stale (a lost job)."""
+    import os
+    import time
+
+    marker = path.with_suffix(".queued")
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        if time.time() - marker.stat().st_mtime > _JOB_CLAIM_SECONDS:
+            marker.unlink(missing_ok=True)
+    except FileNotFoundError:
+        pass
+    try:
+        os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return False
+    return True
+
+
+def release_job(path: Path) -> None:
+    """Forget the claim of :func:`claim_job` on ``path`` (the job could not be queued)."""
+    path.with_suffix(".queued").unlink(missing_ok=True)

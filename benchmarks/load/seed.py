@@ -1,8 +1,8 @@
 """Seed the load test's event through the project's services (Django must be set up).
 
 A Swiss of ``players`` players (``rounds_total`` rounds, 3-set matches): rounds 1..``played`` paired by
-the FIDE Dutch engine (``services.round_pair``), published, every board's result entered with
-``services.match_result_enter`` (history rows, versions, the rules engine — as in the hall), closed;
+the FIDE Dutch engine (``round_services.round_pair``), published, every board's result entered with
+``result_services.match_result_enter`` (history rows, versions, the rules engine — as in the hall), closed;
 standings published after round ``played``; round ``played + 1`` paired and published, waiting for its
 results. ``referees`` referee accounts with the tournament's referee role and an API token, and one
 organiser account (the tournament's creator) with a token.
@@ -49,6 +49,8 @@ def seed(*, players: int, referees: int, played: int, rounds_total: int, seed: i
     from federation.models import Club, Player
     from federation.sample_data import FIRST_F, FIRST_M, LAST
     from tournaments import services
+    from tournaments.results import services as result_services
+    from tournaments.rounds import services as round_services
     from tournaments.models import Entry, Match, Round, TournamentRole
 
     rng = random.Random(seed)
@@ -104,9 +106,9 @@ def seed(*, players: int, referees: int, played: int, rounds_total: int, seed: i
     pair_times = []
     for number in range(1, played + 2):
         t1 = time.perf_counter()
-        rnd = services.round_pair(tournament=t, user=organiser, coin_seed="bench-2026" if number == 1 else None)
+        rnd = round_services.round_pair(tournament=t, user=organiser, coin_seed="bench-2026" if number == 1 else None)
         pair_times.append(time.perf_counter() - t1)
-        services.round_publish(round=rnd, user=organiser)
+        round_services.round_publish(round=rnd, user=organiser)
         if number > played:
             break
         t2 = time.perf_counter()
@@ -115,12 +117,12 @@ def seed(*, players: int, referees: int, played: int, rounds_total: int, seed: i
         with transaction.atomic():
             for i, m in enumerate(games):
                 sets = match_sets(rng, m.white.rating, m.black.rating, t.sets_per_match)
-                services.match_result_enter(
+                result_services.match_result_enter(
                     match=m, user=ref_users[i % len(ref_users)],
-                    sets=[services.SetInput(s["white_store"], s["black_store"], termination=s["termination"])
+                    sets=[result_services.SetInput(s["white_store"], s["black_store"], termination=s["termination"])
                           for s in sets],
                 )
-        services.round_close(round=rnd, user=organiser)
+        round_services.round_close(round=rnd, user=organiser)
         say(f"  round {number}: paired in {pair_times[-1]:.1f} s, {len(games)} results entered in "
             f"{time.perf_counter() - t2:.1f} s")
         if number == played:

@@ -7,7 +7,7 @@ and what the server serves is what a fresh computation gives.
   allowing only for submissions that got no answer because the phase ended while they were in flight.
 * :func:`check_standings` — the standings API (JSON) and the standings page (HTML table) as served now
   equal ``selectors.tournament_standings`` computed in this process with the cache switched off.
-* :func:`check_live` — ``live.json`` as served equals ``selectors.live_data`` computed afresh.
+* :func:`check_live` — ``live.json`` as served equals ``result_selectors.live_data`` computed afresh.
 * :func:`profile_requests` — the queries of one request of each kind (Django test client in this process,
   ``CaptureQueriesContext``): how many, how long, the slowest.
 """
@@ -268,11 +268,11 @@ def _same(a, b) -> bool:
 
 
 def check_live(base_url: str, slug: str) -> list[str]:
-    """``live.json`` as served vs ``selectors.live_data`` now (boards, results and sets)."""
+    """``live.json`` as served vs ``result_selectors.live_data`` now (boards, results and sets)."""
     from django.test.utils import override_settings
     from django.utils import translation
 
-    from tournaments import selectors
+    from tournaments.results import selectors as result_selectors
     from tournaments.models import Tournament
 
     status, body = http_get(f"{base_url}/t/{slug}/live.json")
@@ -281,7 +281,7 @@ def check_live(base_url: str, slug: str) -> list[str]:
     served = json.loads(body)
     with override_settings(CACHES=DUMMY_CACHE), translation.override("tr"):
         t = Tournament.objects.get(slug=slug)
-        fresh = selectors.live_data(tournament=t, round=selectors.live_round(tournament=t))
+        fresh = result_selectors.live_data(tournament=t, round=result_selectors.live_round(tournament=t))
     problems = []
     if (served.get("round") or {}).get("number") != (fresh.get("round") or {}).get("number"):
         problems.append(f"live.json shows round {served.get('round')}, fresh {fresh.get('round')}")

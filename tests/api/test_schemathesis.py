@@ -141,6 +141,8 @@ def api_world(db, keep_connection):
     """Users of each role (MD5 hasher in tests: Basic auth is cheap) and a small tournament to hit."""
     from tests.factories import ClubFactory, PlayerFactory, UserFactory, organiser, referee
     from tournaments import services
+    from tournaments.entries import services as entry_services
+    from tournaments.rounds import services as round_services
 
     org = organiser(username="st-org")
     org.set_password("pw-org-123")
@@ -150,9 +152,9 @@ def api_world(db, keep_connection):
     ref.save()
     t = services.tournament_create(name="Şema Kupası", rounds_total=2, created_by=org, slug="sema")
     for i in range(4):
-        services.entry_add(tournament=t, player=PlayerFactory(rating=1600 - i, federation_id=f"SM-{i}"))
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="s")
-    services.round_publish(round=rnd, user=org)
+        entry_services.entry_add(tournament=t, player=PlayerFactory(rating=1600 - i, federation_id=f"SM-{i}"))
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="s")
+    round_services.round_publish(round=rnd, user=org)
     WORLD["club"] = ClubFactory(name="Şema Kulübü").pk
     staff = UserFactory(username="st-staff", is_staff=True)
     staff.set_password("pw-staff-123")

@@ -96,6 +96,8 @@ def _demo() -> tuple[list[Page], dict]:
     from federation.sample_data import DEMO_TOURNAMENT, KNOCKOUT_FINAL, TEAM_CHAMPIONSHIP, load
     from ratings.models import RatingList
     from tournaments import services
+    from tournaments.entries import services as entry_services
+    from tournaments.rounds import services as round_services
     from tournaments.models import Event, Match, Round, SetResult, Tournament
 
     from django.contrib.auth.models import User
@@ -105,8 +107,8 @@ def _demo() -> tuple[list[Page], dict]:
     demo = Tournament.objects.get(name=DEMO_TOURNAMENT)
     # round 3 paired and published: the referee's result form needs an open round
     if not demo.rounds.filter(number=3).exists():
-        rnd = services.round_pair(tournament=demo, user=organiser, coin_seed="a11y")
-        services.round_publish(round=rnd, user=organiser)
+        rnd = round_services.round_pair(tournament=demo, user=organiser, coin_seed="a11y")
+        round_services.round_publish(round=rnd, user=organiser)
     # a tournament with its players entered and no round yet: the organiser's page shows the pair button
     fresh = Tournament.objects.filter(name="Erişilebilirlik Kupası 2026").first()
     if fresh is None:
@@ -114,7 +116,7 @@ def _demo() -> tuple[list[Page], dict]:
                                            system=Tournament.System.SWISS, start_date=date(2026, 12, 19),
                                            city="Ankara", created_by=organiser)
         for p in Player.objects.order_by("federation_id")[:8]:
-            services.entry_add(tournament=fresh, player=p)
+            entry_services.entry_add(tournament=fresh, player=p)
     knockout = Tournament.objects.get(name=KNOCKOUT_FINAL)
     teams = Tournament.objects.get(name=TEAM_CHAMPIONSHIP)
     event = Event.objects.get(slug=out["event"])

@@ -20,8 +20,11 @@ from federation.models import Player
 from tests.browser.helpers import login as _login
 from tests.factories import PlayerFactory, organiser, referee
 from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.models import Match, Round, Tournament
-from tournaments.services import SetInput
+from tournaments.results.services import SetInput
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -68,15 +71,15 @@ def rated_event():
         end_date=date(2026, 3, 7), city="Ankara",
     )
     for i, (last, rating) in enumerate((("Çelik", 1900), ("Öztürk", 1800), ("Şahin", 1700), ("Yıldız", 1600)), 1):
-        services.entry_add(
+        entry_services.entry_add(
             tournament=t, player=PlayerFactory(federation_id=f"DZ-{i}", last_name=last, first_name="Ayşe", rating=rating),
         )
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="duzeltme-2026")
-    services.round_publish(round=rnd, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="duzeltme-2026")
+    round_services.round_publish(round=rnd, user=org)
     b1, b2 = rnd.matches.filter(kind="game").order_by("board")
-    services.match_result_enter(match=b1, sets=[SetInput(w, b) for w, b in ORIGINAL], user=ref)
-    services.match_result_enter(match=b2, sets=[SetInput(w, b) for w, b in DRAW], user=ref)
-    services.round_close(round=rnd, user=org)
+    result_services.match_result_enter(match=b1, sets=[SetInput(w, b) for w, b in ORIGINAL], user=ref)
+    result_services.match_result_enter(match=b2, sets=[SetInput(w, b) for w, b in DRAW], user=ref)
+    round_services.round_close(round=rnd, user=org)
     services.standings_publish(tournament=t, user=org)
     t.refresh_from_db()
     assert t.status == Tournament.Status.FINISHED and t.standings_published

@@ -8,6 +8,8 @@ import pytest
 from tests.browser.helpers import login as _login
 from tests.factories import PlayerFactory, UserFactory, organiser
 from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.rounds import services as round_services
 from tournaments.models import Entry, Round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -28,7 +30,7 @@ def event():
     org = organiser(username="orga")
     t = services.tournament_create(name="CSP Açık", rounds_total=3, created_by=org)
     for i, rating in enumerate((1900, 1800, 1700, 1600), start=1):
-        services.entry_add(tournament=t, player=PlayerFactory(rating=rating, last_name=f"Oyuncu{i}", first_name="Ç"))
+        entry_services.entry_add(tournament=t, player=PlayerFactory(rating=rating, last_name=f"Oyuncu{i}", first_name="Ç"))
     for name in ("Şahin", "Işık", "Öztürk"):
         PlayerFactory(last_name=name, first_name="Deniz", rating=1500)
     return t, org
@@ -79,7 +81,7 @@ def test_withdrawal_asks_first_and_cancel_keeps_the_player(live_server, new_page
 
 def test_deleting_a_pairing_asks_first(live_server, new_page, event):
     t, org = event
-    services.round_pair(tournament=t, user=org, coin_seed="csp")
+    round_services.round_pair(tournament=t, user=org, coin_seed="csp")
     page = new_page()
     problems = _watch(page)
     _login(page, live_server.url, "orga")

@@ -23,9 +23,10 @@ expect = pytest.importorskip("playwright.sync_api").expect
 
 from tests.browser.helpers import login as _login
 from tests.factories import PlayerFactory, organiser
-from tournaments import services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.models import Event, EventRegistration, Round, Tournament
-from tournaments.services import SetInput
+from tournaments.results.services import SetInput
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -75,12 +76,12 @@ def _play_all_rounds(section: Tournament, org) -> None:
         section.refresh_from_db()
         if section.rounds.filter(status=Round.Status.CLOSED).count() == section.rounds_total:
             return
-        rnd = services.round_pair(tournament=section, user=org)
-        services.round_publish(round=rnd, user=org)
+        rnd = round_services.round_pair(tournament=section, user=org)
+        round_services.round_publish(round=rnd, user=org)
         for m in rnd.matches.filter(kind="game").select_related("white", "black"):
-            services.match_result_enter(match=m, sets=WHITE_WINS if m.white.rating > m.black.rating else BLACK_WINS,
-                                        user=org)
-        services.round_close(round=rnd, user=org)
+            result_services.match_result_enter(match=m, sets=WHITE_WINS if m.white.rating > m.black.rating else BLACK_WINS,
+                                               user=org)
+        round_services.round_close(round=rnd, user=org)
 
 
 def test_organiser_sets_up_a_school_event_with_sections_and_publishes_its_report(live_server, new_page):

@@ -7,6 +7,7 @@ import pytest
 from tests.browser.helpers import login as _login
 from tests.factories import PlayerFactory, organiser
 from tournaments import services
+from tournaments.entries import services as entry_services
 from tournaments.models import ForbiddenPair
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -18,7 +19,7 @@ def test_organiser_adds_and_removes_a_forbidden_pair(live_server, new_page):
     org = organiser(username="orga")
     t = services.tournament_create(name="Kardeşler Açık", rounds_total=5, created_by=org)
     for i, rating in enumerate((1900, 1800, 1700, 1600), start=1):
-        services.entry_add(tournament=t, player=PlayerFactory(rating=rating, last_name=f"Oyuncu{i}", first_name="Ali"))
+        entry_services.entry_add(tournament=t, player=PlayerFactory(rating=rating, last_name=f"Oyuncu{i}", first_name="Ali"))
     page = new_page()
     problems: list[str] = []
     page.on("console", lambda msg: problems.append(msg.text) if "Content Security Policy" in msg.text else None)

@@ -12,8 +12,11 @@ import pytest
 from tests.browser.helpers import login as _login
 from tests.factories import PASSWORD, PlayerFactory, organiser, referee
 from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.models import Match
-from tournaments.services import SetInput
+from tournaments.results.services import SetInput
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -29,9 +32,9 @@ def published_round():
     referee(username="hakem")
     t = services.tournament_create(name="Duvar Kupası Iğdır", rounds_total=3, created_by=org)
     for i, (last, first) in enumerate((("İnce", "Ağça"), ("Doğan", "Şükrü"), ("Işık", "Gül"), ("Çelik", "Ömer"))):
-        services.entry_add(tournament=t, player=PlayerFactory(rating=1900 - 100 * i, last_name=last, first_name=first))
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="duvar")
-    services.round_publish(round=rnd, user=org)
+        entry_services.entry_add(tournament=t, player=PlayerFactory(rating=1900 - 100 * i, last_name=last, first_name=first))
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="duvar")
+    round_services.round_publish(round=rnd, user=org)
     return t
 
 
@@ -154,12 +157,12 @@ def test_printed_crosstable_keeps_each_name_on_one_line(live_server, new_page):
     for i, (last, first) in enumerate((("Karaosmanoğlu-Büyükçekmeceli", "Ayşegül Nur"),
                                        ("Kahramanmaraşlıoğulları", "Mehmet Şükrü"), ("İnce", "Ağça"),
                                        ("Doğan", "Şükrü"))):
-        services.entry_add(tournament=t, player=PlayerFactory(rating=1500 - i, last_name=last, first_name=first))
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="uzun")
-    services.round_publish(round=rnd, user=org)
+        entry_services.entry_add(tournament=t, player=PlayerFactory(rating=1500 - i, last_name=last, first_name=first))
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="uzun")
+    round_services.round_publish(round=rnd, user=org)
     for m in rnd.matches.filter(kind="game"):
-        services.match_result_enter(match=m, sets=[SetInput(30, 18), SetInput(28, 20)], user=org)
-    services.round_close(round=rnd, user=org)
+        result_services.match_result_enter(match=m, sets=[SetInput(30, 18), SetInput(28, 20)], user=org)
+    round_services.round_close(round=rnd, user=org)
     services.standings_publish(tournament=t, user=org)
     page = new_page()
     page.set_viewport_size({"width": 720, "height": 1000})

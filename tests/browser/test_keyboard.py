@@ -9,6 +9,8 @@ import pytest
 from tests.browser.helpers import login as _login
 from tests.factories import PlayerFactory, organiser, referee
 from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.rounds import services as round_services
 from tournaments.models import Match, Round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -56,7 +58,7 @@ def event():
     referee(username="hakem")
     t = services.tournament_create(name="Klavye Açık", rounds_total=3, created_by=org)
     for i, rating in enumerate((1900, 1800, 1700, 1600), start=1):
-        services.entry_add(tournament=t, player=PlayerFactory(rating=rating, last_name=f"Oyuncu{i}", first_name="Ece"))
+        entry_services.entry_add(tournament=t, player=PlayerFactory(rating=rating, last_name=f"Oyuncu{i}", first_name="Ece"))
     return t, org
 
 
@@ -86,8 +88,8 @@ def test_organiser_pairs_and_publishes_a_round_with_the_keyboard(live_server, ne
 
 def test_referee_enters_a_result_with_the_keyboard(live_server, new_page, event):
     t, org = event
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="klavye")
-    services.round_publish(round=rnd, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="klavye")
+    round_services.round_publish(round=rnd, user=org)
     base = live_server.url
     page = new_page(locale="tr-TR", viewport=PHONE)
     _login(page, base, "hakem")

@@ -14,6 +14,8 @@ from federation import roles
 from tests.browser.helpers import login as _login
 from tests.factories import PlayerFactory, UserFactory, organiser
 from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.rounds import services as round_services
 from tournaments.models import TournamentRole
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -38,9 +40,9 @@ def test_player_logs_in_and_sees_the_next_board(live_server, new_page):
     others = [PlayerFactory(federation_id=f"TMF-000{i}", last_name=f"Rakip{i}", rating=1800 - i) for i in (2, 3, 4)]
     t = services.tournament_create(name="Tarayıcı Açık", rounds_total=3, created_by=org)
     for p in [me, *others]:
-        services.entry_add(tournament=t, player=p)
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="kisiler")
-    services.round_publish(round=rnd, user=org)
+        entry_services.entry_add(tournament=t, player=p)
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="kisiler")
+    round_services.round_publish(round=rnd, user=org)
     m = rnd.matches.get(Q(white__player=me) | Q(black__player=me))
     opponent = m.black.player if m.white.player_id == me.pk else m.white.player
 

@@ -16,6 +16,9 @@ expect = pytest.importorskip("playwright.sync_api").expect
 from tests.browser.helpers import login as _login
 from tests.factories import PlayerFactory, TournamentRoleFactory, UserFactory, organiser
 from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.models import Match, TournamentRole
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -33,10 +36,10 @@ def event():
     hakem = UserFactory(username="hakem")
     t = services.tournament_create(name="Salon Açık", rounds_total=3, created_by=org)
     for i, (first, last) in enumerate((("Ayşe", "Kılıç"), ("Burak", "Ateş"), ("Cem", "Demir"), ("Derya", "Er"))):
-        services.entry_add(tournament=t, player=PlayerFactory(first_name=first, last_name=last, rating=1900 - 100 * i))
+        entry_services.entry_add(tournament=t, player=PlayerFactory(first_name=first, last_name=last, rating=1900 - 100 * i))
     TournamentRoleFactory(tournament=t, user=hakem, role=TournamentRole.Role.REFEREE)
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="salon")
-    services.round_publish(round=rnd, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="salon")
+    round_services.round_publish(round=rnd, user=org)
     return t
 
 
@@ -144,9 +147,9 @@ def test_live_page_follows_the_next_round_and_reports_no_csp_violation(live_serv
     org = organiser(username="orga")
     rnd = t.rounds.get(number=1)
     for m in rnd.matches.all():
-        services.match_result_enter(match=m, sets=[services.SetInput(30, 18), services.SetInput(30, 18)], user=org)
-    services.round_close(round=rnd, user=org)
-    services.round_publish(round=services.round_pair(tournament=t, user=org), user=org)
+        result_services.match_result_enter(match=m, sets=[result_services.SetInput(30, 18), result_services.SetInput(30, 18)], user=org)
+    round_services.round_close(round=rnd, user=org)
+    round_services.round_publish(round=round_services.round_pair(tournament=t, user=org), user=org)
     expect(page.locator("h1")).to_contain_text("Round 2", timeout=8000)
     assert problems == []
 

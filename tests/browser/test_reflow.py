@@ -8,6 +8,9 @@ import pytest
 from tests.browser.helpers import login as _login
 from tests.factories import ClubFactory, PlayerFactory, organiser
 from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -37,10 +40,10 @@ def played():
     t = services.tournament_create(name="Uluslararası Karadeniz Mangala Şampiyonası 2026", rounds_total=3,
                                    created_by=org)
     for i, (first, last) in enumerate(NAMES):
-        services.entry_add(tournament=t, player=PlayerFactory(first_name=first, last_name=last, club=club,
-                                                              rating=1900 - 100 * i))
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="reflow")
-    services.round_publish(round=rnd, user=org)
+        entry_services.entry_add(tournament=t, player=PlayerFactory(first_name=first, last_name=last, club=club,
+                                                                    rating=1900 - 100 * i))
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="reflow")
+    round_services.round_publish(round=rnd, user=org)
     for i, m in enumerate(rnd.matches.order_by("board")):
         sets = []
         for k in range(2):  # white wins both sets: white starts set 1, black starts set 2
@@ -51,10 +54,10 @@ def played():
                     break
                 seed += 1
             white, black = (first, second) if k == 0 else (second, first)
-            sets.append(services.SetInput(white_store=white, black_store=black, termination="completed",
-                                          moves=" ".join(map(str, moves))))
-        services.match_result_enter(match=m, user=org, forfeit="", sets=sets)
-    services.round_close(round=rnd, user=org)
+            sets.append(result_services.SetInput(white_store=white, black_store=black, termination="completed",
+                                                 moves=" ".join(map(str, moves))))
+        result_services.match_result_enter(match=m, user=org, forfeit="", sets=sets)
+    round_services.round_close(round=rnd, user=org)
     services.standings_publish(tournament=t, user=org)
     return t, rnd
 

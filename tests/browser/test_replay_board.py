@@ -14,7 +14,10 @@ from PIL import Image
 from federation.sample_data import play_set
 from tests.factories import PlayerFactory, organiser
 from tournaments import services
-from tournaments.services import SetInput
+from tournaments.results.services import SetInput
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -29,12 +32,12 @@ def recorded_set():
     org = organiser(username="orga")
     t = services.tournament_create(name="Replay Kupası", rounds_total=3, created_by=org)
     for rating, last in zip((1900, 1800, 1700, 1600), ("Yılmaz", "Kaya", "Demir", "Şahin")):
-        services.entry_add(tournament=t, player=PlayerFactory(rating=rating, last_name=last, first_name="Ayşe"))
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="replay")
-    services.round_publish(round=rnd, user=org)
+        entry_services.entry_add(tournament=t, player=PlayerFactory(rating=rating, last_name=last, first_name="Ayşe"))
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="replay")
+    round_services.round_publish(round=rnd, user=org)
     match = rnd.matches.get(board=1)
     moves, (first, second) = play_set(random.Random(11), 0.7, 0.7)
-    services.match_result_enter(match=match, sets=[SetInput(first, second, moves=" ".join(map(str, moves)))], user=org)
+    result_services.match_result_enter(match=match, sets=[SetInput(first, second, moves=" ".join(map(str, moves)))], user=org)
     return match.sets.get(number=1)
 
 

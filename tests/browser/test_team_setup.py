@@ -23,10 +23,11 @@ expect = pytest.importorskip("playwright.sync_api").expect
 
 from tests.browser.helpers import login as _login
 from tests.factories import PlayerFactory, organiser
-from tournaments import services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.teams import services as teams
 from tournaments.models import Match, Round, Team, TeamMember, Tournament
-from tournaments.services import SetInput
+from tournaments.results.services import SetInput
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -71,7 +72,7 @@ def _enter_results(rnd: Round, user) -> None:
             r = script[m.team_board - 1]
             first_is_white = m.team_board % 2 == 1
             sets = DRAWN if r == "=" else WHITE_WINS if (r == "1") == first_is_white else BLACK_WINS
-            services.match_result_enter(match=m, sets=sets, user=user)
+            result_services.match_result_enter(match=m, sets=sets, user=user)
 
 
 def _cells(row) -> list[str]:
@@ -192,9 +193,9 @@ def test_organiser_sets_up_a_team_championship_and_publishes_its_standings(live_
     # rounds 2 and 3 with the services
     for _n in (2, 3):
         rnd = teams.team_round_pair(tournament=t, user=org_user)
-        services.round_publish(round=rnd, user=org_user)
+        round_services.round_publish(round=rnd, user=org_user)
         _enter_results(rnd, org_user)
-        services.round_close(round=rnd, user=org_user)
+        round_services.round_close(round=rnd, user=org_user)
 
     # before publication: the public sees neither the standings nor the PDF
     anon = watch(new_page(viewport=PHONE))

@@ -13,7 +13,7 @@ expect = pytest.importorskip("playwright.sync_api").expect
 
 from tests.browser.helpers import login as _login
 from tests.factories import PlayerFactory, TournamentRoleFactory, UserFactory, organiser
-from tournaments import services
+from tournaments.rounds import services
 from tournaments.teams import services as teams
 from tournaments.models import Match, Tournament, TournamentRole
 

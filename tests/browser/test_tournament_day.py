@@ -10,6 +10,7 @@ import pytest
 from tests.browser.helpers import login as _login
 from tests.factories import PlayerFactory, organiser, referee
 from tournaments import services
+from tournaments.entries import services as entry_services
 from tournaments.models import Match, Round, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -26,7 +27,7 @@ def four_player_event():
     ref = referee(username="hakem")
     t = services.tournament_create(name="Tarayıcı Açık", rounds_total=3, created_by=org)
     for i, rating in enumerate((1900, 1800, 1700, 1600), start=1):
-        services.entry_add(tournament=t, player=PlayerFactory(rating=rating, last_name=f"Oyuncu{i}", first_name="Ç"))
+        entry_services.entry_add(tournament=t, player=PlayerFactory(rating=rating, last_name=f"Oyuncu{i}", first_name="Ç"))
     return t, org, ref
 
 

@@ -37,7 +37,11 @@ from rest_framework.test import APIClient
 
 from tests.chaos.conftest import SUMMARY, trials
 from tests.factories import PlayerFactory, organiser
-from tournaments import invariants, services
+from tournaments import invariants
+from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.models import Match, Round, SetResult, Tournament
 
 pytestmark = [pytest.mark.chaos]
@@ -83,12 +87,12 @@ class Setup:
         self.n += 1
         t = services.tournament_create(name=f"Kaos {self.name} {self.n}", rounds_total=3, created_by=self.org)
         for i in range(4):
-            services.entry_add(tournament=t, player=PlayerFactory(rating=1800 - 10 * i), user=self.org)
-        rnd = services.round_pair(tournament=t, user=self.org, coin_seed=f"kaos-{self.name}-{self.n}")
-        services.round_publish(round=rnd, user=self.org)
+            entry_services.entry_add(tournament=t, player=PlayerFactory(rating=1800 - 10 * i), user=self.org)
+        rnd = round_services.round_pair(tournament=t, user=self.org, coin_seed=f"kaos-{self.name}-{self.n}")
+        round_services.round_publish(round=rnd, user=self.org)
         for m in Match.objects.filter(round=rnd).order_by("board")[:results]:
-            services.match_result_enter(
-                match=m, sets=[services.SetInput(**{**x, "termination": "completed"}) for x in WIN_2_0],
+            result_services.match_result_enter(
+                match=m, sets=[result_services.SetInput(**{**x, "termination": "completed"}) for x in WIN_2_0],
                 forfeit="", user=self.org, expected_version=None, reason="", decider_starter="",
             )
         return Tournament.objects.get(pk=t.pk)

@@ -22,7 +22,10 @@ from rest_framework.test import APIClient
 
 from tests.chaos.conftest import SUMMARY
 from tests.factories import PlayerFactory, organiser
-from tournaments import invariants, services
+from tournaments import invariants
+from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.rounds import services as round_services
 from tournaments.models import Match, Tournament
 
 pytestmark = [pytest.mark.chaos, pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -68,9 +71,9 @@ def test_redis_stopped_for_a_moment(celery_worker):
     org = organiser(username="kaos-redis")
     t = services.tournament_create(name="Kaos Redis", rounds_total=3, created_by=org)
     for i in range(8):
-        services.entry_add(tournament=t, player=PlayerFactory(rating=1900 - 10 * i), user=org)
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="kaos-redis")
-    services.round_publish(round=rnd, user=org)
+        entry_services.entry_add(tournament=t, player=PlayerFactory(rating=1900 - 10 * i), user=org)
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="kaos-redis")
+    round_services.round_publish(round=rnd, user=org)
     api = APIClient(HTTP_ACCEPT_LANGUAGE="en", HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=org).key}")
     api.raise_request_exception = False
     public = Client(HTTP_ACCEPT_LANGUAGE="en")

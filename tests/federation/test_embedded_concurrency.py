@@ -29,6 +29,8 @@ SETUP = r"""
 from django.contrib.auth.models import Group, User
 from tests.factories import PlayerFactory
 from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.rounds import services as round_services
 org = User.objects.create_user("org", password="org-pass-123")
 org.groups.add(Group.objects.get_or_create(name="organiser")[0])
 for i in range(12):
@@ -36,9 +38,9 @@ for i in range(12):
     u.groups.add(Group.objects.get_or_create(name="referee")[0])
 t = services.tournament_create(name="Salon", rounds_total=3, created_by=org, slug="salon")
 for i in range(20):
-    services.entry_add(tournament=t, player=PlayerFactory(rating=2000 - i, federation_id=f"S-{i}"))
-rnd = services.round_pair(tournament=t, user=org, coin_seed="salon")
-services.round_publish(round=rnd, user=org)
+    entry_services.entry_add(tournament=t, player=PlayerFactory(rating=2000 - i, federation_id=f"S-{i}"))
+rnd = round_services.round_pair(tournament=t, user=org, coin_seed="salon")
+round_services.round_publish(round=rnd, user=org)
 print("boards", rnd.matches.count())
 """
 

@@ -20,8 +20,11 @@ from ratings.models import InitialRating, RatingChange, RatingGameLine
 from ratings.tasks import rate_tournament_task
 from tests.factories import ClubFactory, EntryFactory, PlayerFactory, TournamentFactory, UserFactory, organiser
 from tournaments import services as ts
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.models import Entry, Match
-from tournaments.services import SetInput
+from tournaments.results.services import SetInput
 
 pytestmark = pytest.mark.django_db
 
@@ -78,13 +81,13 @@ def _rated_event(name: str, a: Player, b: Player, *, end: dt.date):
     are published and the event is rated. Returns the tournament."""
     org = organiser()
     t = ts.tournament_create(name=name, rounds_total=1, created_by=org, start_date=end, end_date=end)
-    ts.entry_add(tournament=t, player=a)
-    ts.entry_add(tournament=t, player=b)
-    rnd = ts.round_pair(tournament=t, user=org, coin_seed="merge")
-    ts.round_publish(round=rnd, user=org)
+    entry_services.entry_add(tournament=t, player=a)
+    entry_services.entry_add(tournament=t, player=b)
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="merge")
+    round_services.round_publish(round=rnd, user=org)
     m = rnd.matches.get(kind=Match.Kind.GAME)
-    ts.match_result_enter(match=m, sets=[SetInput(30, 18), SetInput(20, 28), SetInput(26, 22)], user=org)
-    ts.round_close(round=rnd, user=org)
+    result_services.match_result_enter(match=m, sets=[SetInput(30, 18), SetInput(20, 28), SetInput(26, 22)], user=org)
+    round_services.round_close(round=rnd, user=org)
     ts.standings_publish(tournament=t, user=org)
     rate_tournament_task(t.pk)
     return t

@@ -18,8 +18,11 @@ from ratings.tasks import rate_tournament_task
 from tests.factories import ClubFactory, PlayerFactory, UserFactory, organiser, referee
 from tournaments import services as ts
 from tournaments.trf.reader import parse_trf
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.models import Entry, Match
-from tournaments.services import SetInput
+from tournaments.results.services import SetInput
 
 pytestmark = pytest.mark.django_db
 
@@ -56,14 +59,14 @@ def played(ali_user):
                          rating=1500, club=club, city="Ankara")
     t = ts.tournament_create(name="KVKK Kupası", rounds_total=1, created_by=org, slug="kvkk-kupasi")
     for p in (ali, ayse):
-        ts.entry_add(tournament=t, player=p, user=org)
-    rnd = ts.round_pair(tournament=t, user=org, coin_seed="kvkk")
-    ts.round_publish(round=rnd, user=org)
+        entry_services.entry_add(tournament=t, player=p, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="kvkk")
+    round_services.round_publish(round=rnd, user=org)
     m = rnd.matches.get(board=1)
     white_is_ali = m.white.player_id == ali.pk
     sets = [SetInput(30, 18), SetInput(26, 22)] if white_is_ali else [SetInput(18, 30), SetInput(22, 26)]
-    ts.match_result_enter(match=m, sets=sets, user=ref)
-    ts.round_close(round=rnd, user=org)
+    result_services.match_result_enter(match=m, sets=sets, user=ref)
+    round_services.round_close(round=rnd, user=org)
     ts.standings_publish(tournament=t, user=org)
     rate_tournament_task(t.pk)  # queued after the commit, which a test transaction never reaches
     return {"t": t, "org": org, "ali": ali, "ayse": ayse, "round": rnd}
@@ -232,9 +235,9 @@ def test_user_without_a_name_is_a_dash(db):
     anonymous_org = organiser(username="isimsiz-login")
     t = ts.tournament_create(name="İsimsiz", rounds_total=1, created_by=anonymous_org, slug="isimsiz")
     for i in range(2):
-        ts.entry_add(tournament=t, player=PlayerFactory(), user=anonymous_org)
-    rnd = ts.round_pair(tournament=t, user=anonymous_org, coin_seed="x")
-    ts.round_publish(round=rnd, user=anonymous_org)
+        entry_services.entry_add(tournament=t, player=PlayerFactory(), user=anonymous_org)
+    rnd = round_services.round_pair(tournament=t, user=anonymous_org, coin_seed="x")
+    round_services.round_publish(round=rnd, user=anonymous_org)
     assert _api().get(f"/api/tournaments/{t.slug}/rounds/1/").json()["coin_toss"]["tossed_by"] == "—"
     assert "isimsiz-login" not in _client().get(f"/t/{t.slug}/round/1/").content.decode()
 

@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 
 from federation.sample_data import KNOCKOUT_FINAL, SPRING_TOURNAMENT
-from tournaments.knockout import services as knockout
+from tournaments.knockout import selectors as knockout
 from tournaments.invariants import check_tournament
 from tournaments.models import Match, SetResult, Tournament
 from tournaments.selectors import tournament_standings

@@ -24,8 +24,11 @@ from ratings.selectors import turkish_sort_key
 from ratings.tasks import rate_tournament_task
 from tests.factories import ClubFactory, PlayerFactory, organiser
 from tournaments import services as ts
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.models import Match, SetResult, Tournament
-from tournaments.services import SetInput
+from tournaments.results.services import SetInput
 
 # --------------------------------------------------------------------------------------------
 # helpers: a tournament played through the services
@@ -39,7 +42,7 @@ def _tournament(name, players, *, rounds, end, system="swiss"):
         system=system,
     )
     for p in players:
-        ts.entry_add(tournament=t, player=p)
+        entry_services.entry_add(tournament=t, player=p)
     return t, org
 
 
@@ -47,8 +50,8 @@ def _play_round(t, org, results, *, seed="rating"):
     """Pair, publish, enter ``results`` (board -> list of (white, black) stores, or "white"/"black"
     for a forfeit by that colour, or a function of the match giving either) and close the round;
     returns the round's matches."""
-    rnd = ts.round_pair(tournament=t, user=org, coin_seed=seed)
-    ts.round_publish(round=rnd, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed=seed)
+    round_services.round_publish(round=rnd, user=org)
     for m in rnd.matches.order_by("board"):
         if m.kind == Match.Kind.BYE:
             continue
@@ -56,10 +59,10 @@ def _play_round(t, org, results, *, seed="rating"):
         if callable(res):
             res = res(m)
         if isinstance(res, str):
-            ts.match_result_enter(match=m, forfeit=res, user=org)
+            result_services.match_result_enter(match=m, forfeit=res, user=org)
         else:
-            ts.match_result_enter(match=m, sets=[SetInput(w, b) for w, b in res], user=org)
-    ts.round_close(round=rnd, user=org)
+            result_services.match_result_enter(match=m, sets=[SetInput(w, b) for w, b in res], user=org)
+    round_services.round_close(round=rnd, user=org)
     return list(rnd.matches.select_related("white__player", "black__player").order_by("board"))
 
 
@@ -203,13 +206,13 @@ def test_winner_withdrawal_counts_as_plus_one():
     """Kural 14.5: a set the winner left at 31-9 is recorded 25-23 and rated with margin +1."""
     a, b = PlayerFactory(rating=1700), PlayerFactory(rating=1700)
     t, org = _tournament("Çekilme", [a, b], rounds=1, end=dt.date(2026, 3, 2))
-    rnd = ts.round_pair(tournament=t, user=org, coin_seed="w")
-    ts.round_publish(round=rnd, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="w")
+    round_services.round_publish(round=rnd, user=org)
     m = rnd.matches.get()
-    ts.match_result_enter(
+    result_services.match_result_enter(
         match=m, sets=[SetInput(31, 9, termination="white_withdrew"), SetInput(30, 18)], user=org
     )
-    ts.round_close(round=rnd, user=org)
+    round_services.round_close(round=rnd, user=org)
     _publish(t, org)
     w = RatingChange.objects.get(player_id=m.white.player_id)
     lines = list(w.lines.order_by("set_result__number"))
@@ -458,11 +461,11 @@ def test_new_players_start_unrated_and_get_a_provisional_first_rating_after_thei
     old = [PlayerFactory(rating=r) for r in (1700, 1600, 1500)]
     t, org = _tournament("İlk", [new] + old, rounds=3, end=dt.date(2026, 7, 1), system="round_robin")
     for r in range(3):
-        rnd = ts.round_pair(tournament=t, user=org, coin_seed=f"s{r}")
-        ts.round_publish(round=rnd, user=org)
+        rnd = round_services.round_pair(tournament=t, user=org, coin_seed=f"s{r}")
+        round_services.round_publish(round=rnd, user=org)
         for m in rnd.matches.select_related("white", "black"):
-            ts.match_result_enter(match=m, sets=[SetInput(30, 18), SetInput(18, 30), SetInput(24, 24)], user=org)
-        ts.round_close(round=rnd, user=org)
+            result_services.match_result_enter(match=m, sets=[SetInput(30, 18), SetInput(18, 30), SetInput(24, 24)], user=org)
+        round_services.round_close(round=rnd, user=org)
     _publish(t, org)
     c = RatingChange.objects.get(player=new)
     assert (c.status_before, c.status_after, c.sets) == ("unrated", "provisional", 9)

@@ -39,11 +39,14 @@ from tests.processes import stop_process_group
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory, organiser
 from tests.tournaments.records.test_records import sample_set
 from tournaments import services as ts
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.paper.crosstable import crosstable_pdf_path
 from tournaments.models import SetResult
 from tournaments.records.services import record_import_create
 from tournaments.records.tasks import import_records_task
-from tournaments.services import SetInput
+from tournaments.results.services import SetInput
 from tournaments.tasks import crosstable_pdf_task
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -144,12 +147,12 @@ def _rated_tournament(monkeypatch):
     org = organiser()
     t = ts.tournament_create(name=f"Reyting Kupası {uuid.uuid4().hex[:6]}", rounds_total=1, created_by=org)
     for rating in (1900, 1800, 1700, 1600):
-        ts.entry_add(tournament=t, player=PlayerFactory(rating=rating))
-    rnd = ts.round_pair(tournament=t, user=org, coin_seed="crash")
-    ts.round_publish(round=rnd, user=org)
+        entry_services.entry_add(tournament=t, player=PlayerFactory(rating=rating))
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="crash")
+    round_services.round_publish(round=rnd, user=org)
     for m in rnd.matches.order_by("board"):
-        ts.match_result_enter(match=m, sets=[SetInput(30, 18), SetInput(20, 28), SetInput(26, 22)], user=org)
-    ts.round_close(round=rnd, user=org)
+        result_services.match_result_enter(match=m, sets=[SetInput(30, 18), SetInput(20, 28), SetInput(26, 22)], user=org)
+    round_services.round_close(round=rnd, user=org)
     ts.standings_publish(tournament=t, user=org)
     t.refresh_from_db()
     assert t.status == "finished" and not RatingEvent.objects.filter(tournament=t).exists()
@@ -162,9 +165,9 @@ def _import_text():
     org = organiser()
     t = ts.tournament_create(name=f"Kayıt Kupası {uuid.uuid4().hex[:6]}", rounds_total=3, created_by=org)
     for k in range(2 * BOARDS):
-        ts.entry_add(tournament=t, player=PlayerFactory(rating=2000 - 10 * k))
-    rnd = ts.round_pair(tournament=t, user=org, coin_seed="crash")
-    ts.round_publish(round=rnd, user=org)
+        entry_services.entry_add(tournament=t, player=PlayerFactory(rating=2000 - 10 * k))
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="crash")
+    round_services.round_publish(round=rnd, user=org)
     records, seed = [], 500
     for m in rnd.matches.select_related("white__player", "black__player").order_by("board"):
         sets = []
@@ -176,7 +179,7 @@ def _import_text():
                 event=t.name, round="1", white=m.white.player.federation_id, black=m.black.player.federation_id,
                 set_number=number, result=(w, b), moves=tuple(moves),
             ))
-        ts.match_result_enter(match=m, sets=sets, user=org)
+        result_services.match_result_enter(match=m, sets=sets, user=org)
     return rnd, write(records)
 
 

@@ -15,7 +15,10 @@ CT_SLUG = "tamamlanmis-test-turnuvasi"
 def build_completed_tournament():
     from tests.factories import PlayerFactory, organiser, referee
     from tournaments import services
-    from tournaments.services import SetInput
+    from tournaments.entries import services as entry_services
+    from tournaments.results import services as result_services
+    from tournaments.rounds import services as round_services
+    from tournaments.results.services import SetInput
 
     org = organiser(username="ct-organiser")
     ref = referee(username="ct-referee")
@@ -25,7 +28,7 @@ def build_completed_tournament():
     )
     names = ["Çelik", "Öztürk", "Şahin", "Yıldız", "Güneş", "Işık"]
     for i, name in enumerate(names):
-        services.entry_add(
+        entry_services.entry_add(
             tournament=t, player=PlayerFactory(last_name=name, first_name="Ayşe", rating=2000 - 100 * i,
                                                 federation_id=f"CT-{i + 1}")
         )
@@ -36,16 +39,16 @@ def build_completed_tournament():
         3: [[(24, 24), (24, 24), (24, 24)], [(36, 12), (12, 36), (30, 18)], [(26, 12, "black_withdrew"), (40, 8)]],
     }
     for n in (1, 2, 3):
-        rnd = services.round_pair(tournament=t, user=org, coin_seed="ct-seed" if n == 1 else None)
-        services.round_publish(round=rnd, user=org)
+        rnd = round_services.round_pair(tournament=t, user=org, coin_seed="ct-seed" if n == 1 else None)
+        round_services.round_publish(round=rnd, user=org)
         games = list(rnd.matches.filter(kind="game").order_by("board"))
         for m, plan in zip(games, script[n]):
             if isinstance(plan, str):
-                services.match_result_enter(match=m, forfeit=plan.split(":")[1], user=ref)
+                result_services.match_result_enter(match=m, forfeit=plan.split(":")[1], user=ref)
             else:
                 sets = [SetInput(s[0], s[1], termination=s[2] if len(s) > 2 else "completed") for s in plan]
-                services.match_result_enter(match=m, sets=sets, user=ref)
-        services.round_close(round=rnd, user=org)
+                result_services.match_result_enter(match=m, sets=sets, user=ref)
+        round_services.round_close(round=rnd, user=org)
     services.standings_publish(tournament=t, user=org)
     return t
 

@@ -17,6 +17,9 @@ from games import engine
 from games.svg import board_svg
 from tests.factories import PASSWORD, PlayerFactory, TournamentRoleFactory, UserFactory, organiser
 from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.models import Match, TournamentRole
 
 pytestmark = pytest.mark.django_db
@@ -81,10 +84,10 @@ def org():
 def _event(org, name="Erişilebilirlik Açık", *, publish=True):
     t = services.tournament_create(name=name, rounds_total=3, created_by=org)
     for i, (first, last) in enumerate((("Ayşe", "Kılıç"), ("Burak", "Ateş"), ("Cem", "Demir"), ("Derya", "Er"))):
-        services.entry_add(tournament=t, player=PlayerFactory(first_name=first, last_name=last, rating=1900 - 100 * i))
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="seed")
+        entry_services.entry_add(tournament=t, player=PlayerFactory(first_name=first, last_name=last, rating=1900 - 100 * i))
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="seed")
     if publish:
-        services.round_publish(round=rnd, user=org)
+        round_services.round_publish(round=rnd, user=org)
     return t, rnd
 
 
@@ -119,8 +122,8 @@ def test_other_filter_bars_have_labels(path):
 def _scored_tournament(org):
     t, rnd = _event(org)
     for board in (1, 2):
-        services.match_result_enter(match=_board(t, board), user=org, forfeit="",
-                                    sets=[services.SetInput(white_store=30, black_store=18, termination="completed")] * 2)
+        result_services.match_result_enter(match=_board(t, board), user=org, forfeit="",
+                                           sets=[result_services.SetInput(white_store=30, black_store=18, termination="completed")] * 2)
     return t
 
 
@@ -160,9 +163,9 @@ def test_pairing_list_links_name_their_board_and_players(org):
     ref = UserFactory(username="hakem")
     TournamentRoleFactory(tournament=t, user=ref, role=TournamentRole.Role.REFEREE)
     m = _board(t, 1)
-    services.match_result_enter(match=m, user=ref, forfeit="",
-                                sets=[services.SetInput(white_store=30, black_store=18, termination="completed",
-                                                        moves="")] * 2)
+    result_services.match_result_enter(match=m, user=ref, forfeit="",
+                                       sets=[result_services.SetInput(white_store=30, black_store=18, termination="completed",
+                                                                      moves="")] * 2)
     page = _client(ref).get(f"/t/{t.slug}/round/1/").content.decode()
     w, b = m.white.player.full_name, m.black.player.full_name
     m2 = _board(t, 2)
@@ -179,8 +182,8 @@ def test_replay_links_name_their_board(org):
     t, _rnd = _event(org)
     moves, (first, second) = _finish()
     m = _board(t, 1)
-    services.match_result_enter(match=m, user=org, forfeit="", sets=[
-        services.SetInput(white_store=first, black_store=second, termination="completed", moves=" ".join(map(str, moves)))
+    result_services.match_result_enter(match=m, user=org, forfeit="", sets=[
+        result_services.SetInput(white_store=first, black_store=second, termination="completed", moves=" ".join(map(str, moves)))
     ])
     page = _client(org, "en").get(f"/t/{t.slug}/round/1/").content.decode()
     assert re.search(r'aria-label="Replay set 1 – board 1: [^"]+ – [^"]+">▶</a>', page)

@@ -13,11 +13,15 @@ from rest_framework.test import APIClient
 from federation.errors import Conflict, ValidationFailed
 from tests.factories import PASSWORD, PlayerFactory, organiser
 from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.history import selectors as history
 from tournaments.models import Entry, Round, Tournament
 from tournaments.pairing import berger_round
 from tournaments.pairing_adapter import entry_accelerations, round_one_field
-from tournaments.services import SetInput, coin_toss_outcome
+from tournaments.services import coin_toss_outcome
+from tournaments.results.services import SetInput
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +43,7 @@ def make_event(n: int, *, rounds=9, system="swiss", **kwargs) -> tuple[Tournamen
     t = services.tournament_create(name=f"Hızlandırma {n}", rounds_total=rounds, system=system, created_by=org,
                                    **kwargs)
     for i in range(n):
-        services.entry_add(tournament=t, player=PlayerFactory(rating=2400 - 10 * i, last_name=f"Oyuncu{i + 1:02d}"))
+        entry_services.entry_add(tournament=t, player=PlayerFactory(rating=2400 - 10 * i, last_name=f"Oyuncu{i + 1:02d}"))
     return t, org
 
 
@@ -51,10 +55,10 @@ def pairs_of(rnd: Round) -> list[tuple[int, int | None]]:
 
 
 def play(rnd: Round, org) -> None:
-    services.round_publish(round=rnd, user=org)
+    round_services.round_publish(round=rnd, user=org)
     for m in rnd.matches.filter(kind="game"):
-        services.match_result_enter(match=m, sets=WHITE_WINS, user=org)
-    services.round_close(round=rnd, user=org)
+        result_services.match_result_enter(match=m, sets=WHITE_WINS, user=org)
+    round_services.round_close(round=rnd, user=org)
 
 
 # --------------------------------------------------------------------------------------------
@@ -66,7 +70,7 @@ def test_baku_round_one_pairs_the_top_half_among_themselves():
     """20 players, 9 rounds: GA = 2 × ⌈20 / 4⌉ = 10 players with 1 virtual point in round 1 (C.04.5.1),
     so the top half is one score group (1–6 … 5–10) and the bottom half another (11–16 … 15–20)."""
     t, org = make_event(20, acceleration="baku")
-    rnd = services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w"))
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w"))
     assert pairs_of(rnd) == [(1, 6), (2, 7), (3, 8), (4, 9), (5, 10),
                              (11, 16), (12, 17), (13, 18), (14, 19), (15, 20)]
     for m in rnd.matches.all():  # virtual points are for pairing only: nothing is scored
@@ -75,14 +79,14 @@ def test_baku_round_one_pairs_the_top_half_among_themselves():
 
 def test_without_acceleration_round_one_pairs_top_half_against_bottom_half():
     t, org = make_event(20)
-    rnd = services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w"))
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w"))
     assert pairs_of(rnd) == [(i, i + 10) for i in range(1, 11)]
 
 
 def test_baku_group_a_is_fixed_at_round_one_and_late_entries_join_group_b():
     t, org = make_event(20, acceleration="baku")
-    play(services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w")), org)
-    late = services.entry_add(tournament=t, player=PlayerFactory(rating=2800, last_name="Geç"), user=org)
+    play(round_services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w")), org)
+    late = entry_services.entry_add(tournament=t, player=PlayerFactory(rating=2800, last_name="Geç"), user=org)
     entries = list(t.entries.all())
     assert len(round_one_field(t, entries)) == 20  # the late entrant's round-1 bye does not make it a starter
     acc = entry_accelerations(t, entries)
@@ -90,7 +94,7 @@ def test_baku_group_a_is_fixed_at_round_one_and_late_entries_join_group_b():
     assert by_no[1] == (1.0, 1.0, 1.0, 0.5, 0.5, 0.0, 0.0, 0.0, 0.0)  # 9 rounds (C.04.5.1)
     assert all(by_no[n][0] == 1.0 for n in range(1, 11)) and all(by_no[n] == (0.0,) * 9 for n in range(11, 21))
     assert acc[late.id] == (0.0,) * 9  # GA stays the ten players of round 1 (21 players would make 12)
-    services.round_pair(tournament=t, user=org)  # round 2 pairs with the late entrant
+    round_services.round_pair(tournament=t, user=org)  # round 2 pairs with the late entrant
 
 
 def test_manual_virtual_points_from_a_file_are_used_for_pairing_only():
@@ -99,7 +103,7 @@ def test_manual_virtual_points_from_a_file_are_used_for_pairing_only():
     t.refresh_from_db()
     for no in (1, 2, 7, 8):
         Entry.objects.filter(tournament=t, start_no=no).update(accelerations=[1, 1, 0, 0, 0])
-    rnd = services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w"))
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w"))
     # {1, 2, 7, 8} have 1 virtual point, {3, 4, 5, 6} none: each group is paired top half v bottom half
     assert pairs_of(rnd) == [(1, 7), (2, 8), (3, 5), (4, 6)]
     play(rnd, org)
@@ -117,24 +121,24 @@ def test_a_pairing_allocated_bye_assigned_ahead_is_honoured_and_counts_as_the_pl
     t, org = make_event(5, rounds=3)
     Tournament.objects.filter(pk=t.pk).update(bye_points=Decimal("0.5"))
     t.refresh_from_db()
-    r1 = services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w"))
+    r1 = round_services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w"))
     assert (5, None) in pairs_of(r1)  # C.04.3: the lowest gets round 1's bye
     play(r1, org)
-    services.entry_request_bye(entry=t.entries.get(start_no=1), round_number=2, kind="pab", user=org)
-    r2 = services.round_pair(tournament=t, user=org)
+    entry_services.entry_request_bye(entry=t.entries.get(start_no=1), round_number=2, kind="pab", user=org)
+    r2 = round_services.round_pair(tournament=t, user=org)
     bye = r2.matches.get(kind="bye")
     assert (bye.white.start_no, bye.bye_kind, bye.white_points) == (1, "pab", Decimal("0.5"))
     assert r2.matches.filter(kind="game").count() == 2  # the four others are all paired
     play(r2, org)
-    r3 = services.round_pair(tournament=t, user=org)
+    r3 = round_services.round_pair(tournament=t, user=org)
     third = r3.matches.get(kind="bye")
     assert third.white.start_no not in (1, 5)  # neither gets a second pairing-allocated bye (C.04.1 f)
 
 
 def test_a_full_point_bye_assigned_ahead_is_worth_one():
     t, org = make_event(5, rounds=3)
-    services.entry_request_bye(entry=t.entries.get(start_no=2), round_number=1, kind="full", user=org)
-    r1 = services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w"))
+    entry_services.entry_request_bye(entry=t.entries.get(start_no=2), round_number=1, kind="full", user=org)
+    r1 = round_services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w"))
     byes = {m.white.start_no: (m.bye_kind, m.white_points) for m in r1.matches.filter(kind="bye")}
     assert byes == {2: ("full", Decimal("1"))}  # four left: no pairing-allocated bye
 
@@ -157,7 +161,7 @@ def test_double_round_robin_swaps_the_last_two_rounds_of_the_first_cycle():
     t, org = make_event(4, system="round_robin", rounds=6, double_round_robin=True)
     assert t.second_cycle_swap  # the default (C.05 Annex 1 recommendation)
     for n in range(1, 7):
-        rnd = services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w") if n == 1 else None)
+        rnd = round_services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w") if n == 1 else None)
         assert sorted((m.white.start_no, m.black.start_no) for m in rnd.matches.select_related("white", "black")) \
             == sorted(berger_round(4, n, double=True, second_cycle_swap=True))
         play(rnd, org)
@@ -167,7 +171,7 @@ def test_double_round_robin_swaps_the_last_two_rounds_of_the_first_cycle():
 def test_plain_double_round_robin_order_when_the_swap_is_off():
     t, org = make_event(4, system="round_robin", rounds=6, double_round_robin=True, second_cycle_swap=False)
     for n in range(1, 7):
-        rnd = services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w") if n == 1 else None)
+        rnd = round_services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w") if n == 1 else None)
         assert sorted((m.white.start_no, m.black.start_no) for m in rnd.matches.select_related("white", "black")) \
             == sorted(berger_round(4, n, double=True, second_cycle_swap=False))
         play(rnd, org)
@@ -198,7 +202,7 @@ def test_acceleration_is_chosen_before_round_one_and_recorded_in_the_history():
         services.tournament_update(tournament=t, user=org, acceleration="swiss-gambit")
     assert err.value.field == "acceleration"
 
-    services.round_pair(tournament=t, user=org, coin_seed="x")
+    round_services.round_pair(tournament=t, user=org, coin_seed="x")
     with pytest.raises(Conflict) as err:
         services.tournament_update(tournament=t, user=org, acceleration="none")
     assert err.value.field == "acceleration" and "C.04.5.1" in err.value.message
@@ -207,10 +211,10 @@ def test_acceleration_is_chosen_before_round_one_and_recorded_in_the_history():
 
 def test_second_cycle_swap_can_change_until_a_round_it_decides_is_paired():
     t, org = make_event(4, system="round_robin", rounds=6, double_round_robin=True)
-    play(services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w")), org)
+    play(round_services.round_pair(tournament=t, user=org, coin_seed=_seed_for("w")), org)
     services.tournament_update(tournament=t, user=org, second_cycle_swap=False)  # round 1 is the same either way
     services.tournament_update(tournament=t, user=org, second_cycle_swap=True)
-    services.round_pair(tournament=t, user=org)  # round 2: table round 3 with the swap, 2 without
+    round_services.round_pair(tournament=t, user=org)  # round 2: table round 3 with the swap, 2 without
     with pytest.raises(Conflict) as err:
         services.tournament_update(tournament=t, user=org, second_cycle_swap=False)
     assert err.value.field == "second_cycle_swap" and "Round 2" in err.value.message
@@ -241,7 +245,7 @@ def test_settings_page_and_api_edit_the_new_settings():
     r = api.patch(f"/api/tournaments/{t.slug}/", {"acceleration": "manual"}, format="json")
     assert r.status_code == 400 and r.json()["error"]["field"] == "acceleration"
 
-    services.round_pair(tournament=t, user=org, coin_seed="x")
+    round_services.round_pair(tournament=t, user=org, coin_seed="x")
     page = c.get(f"/t/{t.slug}/edit/").content.decode()
     assert "Fixed once round 1 is paired" in page
     r = api.patch(f"/api/tournaments/{t.slug}/", {"acceleration": "baku"}, format="json")

@@ -26,9 +26,12 @@ from rest_framework.test import APIClient
 from federation.errors import Conflict
 from federation.models import Player
 from federation.sample_data import DEMO_TOURNAMENT
-from tournaments import selectors, services
+from tournaments import selectors
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.models import Entry, Match, Round, Tournament
-from tournaments.services import SetInput
+from tournaments.results.services import SetInput
 
 pytestmark = pytest.mark.django_db
 
@@ -91,7 +94,7 @@ def test_ankara_day_with_a_deleted_pairing_a_late_player_and_a_correction(ankara
     started = timezone.now()
 
     # --- 1. pair round 3: 16 players, 8 games, no bye -------------------------------------------
-    r3 = services.round_pair(tournament=t, user=org)
+    r3 = round_services.round_pair(tournament=t, user=org)
     assert (r3.number, r3.status) == (3, Round.Status.PAIRED)
     first_pairing = list(r3.matches.order_by("board").values_list("board", "kind"))
     assert first_pairing == [(b, "game") for b in range(1, 9)]
@@ -102,17 +105,17 @@ def test_ankara_day_with_a_deleted_pairing_a_late_player_and_a_correction(ankara
         city="Ankara", rating=1450,
     )
     with pytest.raises(Conflict) as refused:
-        services.entry_add(tournament=t, player=late, user=org, missed_rounds="half")
+        entry_services.entry_add(tournament=t, player=late, user=org, missed_rounds="half")
     assert refused.value.code == "round_paired_not_played"
     assert not t.entries.filter(player=late).exists()
 
     # --- 2. delete the pairing of round 3, with a reason -----------------------------------------
-    assert services.round_delete(round=r3, user=org, reason=DELETE_REASON) == 3
+    assert round_services.round_delete(round=r3, user=org, reason=DELETE_REASON) == 3
     assert not t.rounds.filter(number=3).exists()
     assert not Match.objects.filter(round__tournament=t, round__number=3).exists()
 
     # --- 3. add the late player with a half-point bye for each missed round -----------------------
-    entry = services.entry_add(tournament=t, player=late, user=org, missed_rounds="half")
+    entry = entry_services.entry_add(tournament=t, player=late, user=org, missed_rounds="half")
     assert entry.start_no == 17 and entry.rating == 1450
     byes = list(
         Match.objects.filter(round__tournament=t, white=entry).order_by("round__number")
@@ -128,7 +131,7 @@ def test_ankara_day_with_a_deleted_pairing_a_late_player_and_a_correction(ankara
     assert {r["start_no"]: r["points"] for r in table["rows"] if r["start_no"] != 17} == before_points
 
     # --- 4. pair round 3 again: 17 players → 8 games and the pairing-allocated bye --------------
-    r3 = services.round_pair(tournament=t, user=org)
+    r3 = round_services.round_pair(tournament=t, user=org)
     boards = list(r3.matches.select_related("white__player", "black__player").order_by("board"))
     assert [m.kind for m in boards] == ["game"] * 8 + ["bye"]
     pab = boards[-1]
@@ -145,17 +148,17 @@ def test_ankara_day_with_a_deleted_pairing_a_late_player_and_a_correction(ankara
         ).exists(), m.board
 
     # --- 5. publish, 6. every board's result by the referee --------------------------------------
-    services.round_publish(round=r3, user=org)
+    round_services.round_publish(round=r3, user=org)
     expected_r3: dict[int, tuple[list, tuple[float, float]]] = {}
     for i, m in enumerate(boards[:8]):
         sets, pts = PLANS[i % len(PLANS)]
-        done = services.match_result_enter(match=m, sets=[SetInput(w, b) for w, b in sets], user=ref)
+        done = result_services.match_result_enter(match=m, sets=[SetInput(w, b) for w, b in sets], user=ref)
         assert (float(done.white_points), float(done.black_points)) == pts, m.board
         assert list(done.sets.order_by("number").values_list("white_stones", "black_stones")) == sets
         expected_r3[m.board] = (sets, pts)
 
     # --- 7. close ---------------------------------------------------------------------------------
-    services.round_close(round=r3, user=org)
+    round_services.round_close(round=r3, user=org)
     closed_table = _api(org).get(f"/api/tournaments/{slug}/standings/").json()
     assert closed_table["rounds"] == 3
     closed_points = {r["start_no"]: r["points"] for r in closed_table["rows"]}
@@ -323,7 +326,7 @@ def test_history_names_players_by_their_current_starting_numbers(ankara):
     has in the tournament (the pairing list's), not the one of the moment the entry was created — the
     demo entered its 16 players in federation-id order, then starting numbers were re-sorted by rating."""
     t, org, _ref = ankara
-    r3 = services.round_pair(tournament=t, user=org)
+    r3 = round_services.round_pair(tournament=t, user=org)
     items = _api(org).get(f"/api/tournaments/{t.slug}/history/").json()
     pair = items[0]
     assert pair["action"] == "round.pair"

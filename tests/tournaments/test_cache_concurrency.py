@@ -16,9 +16,12 @@ from django.test import Client
 
 from tests.factories import PlayerFactory, organiser, referee
 from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.models import Match, Tournament
 from tournaments.selectors import standings_as_dicts, tournament_standings
-from tournaments.services import SetInput
+from tournaments.results.services import SetInput
 
 PLAYERS = 40
 RESULTS = {0: [SetInput(30, 18), SetInput(26, 22)], 1: [SetInput(18, 30), SetInput(22, 26)],
@@ -32,9 +35,9 @@ def test_concurrent_writes_then_a_cached_read_equals_a_fresh_computation():
     org, ref = organiser(username="cc-org"), referee(username="cc-ref")
     t = services.tournament_create(name="Eşzamanlı Açık", rounds_total=5, created_by=org, start_date=None)
     for i in range(PLAYERS):
-        services.entry_add(tournament=t, player=PlayerFactory(rating=2000 - 10 * i, federation_id=f"CC-{i + 1}"))
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="cc")
-    services.round_publish(round=rnd, user=org)
+        entry_services.entry_add(tournament=t, player=PlayerFactory(rating=2000 - 10 * i, federation_id=f"CC-{i + 1}"))
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="cc")
+    round_services.round_publish(round=rnd, user=org)
     boards = list(rnd.matches.filter(kind=Match.Kind.GAME).values_list("pk", flat=True))
     before = Tournament.objects.values_list("version", flat=True).get(pk=t.pk)
     errors: list[BaseException] = []
@@ -46,11 +49,11 @@ def test_concurrent_writes_then_a_cached_read_equals_a_fresh_computation():
         try:
             start.wait(timeout=30)
             m = Match.objects.get(pk=match_id)
-            services.match_result_enter(match=m, sets=RESULTS[k % 3], user=ref)
+            result_services.match_result_enter(match=m, sets=RESULTS[k % 3], user=ref)
             writes.append(match_id)
             m.refresh_from_db()  # a correction of the same board, with the version just read
-            services.match_result_enter(match=m, sets=RESULTS[(k + 1) % 3], user=org, reason="düzeltme",
-                                        expected_version=m.version)
+            result_services.match_result_enter(match=m, sets=RESULTS[(k + 1) % 3], user=org, reason="düzeltme",
+                                               expected_version=m.version)
             writes.append(match_id)
         except BaseException as exc:  # noqa: BLE001 - reported below
             errors.append(exc)

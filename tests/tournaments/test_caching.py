@@ -10,10 +10,14 @@ from django.test.utils import CaptureQueriesContext
 from federation import pagecache
 from federation import services as member_services
 from tests.factories import ClubFactory, PlayerFactory, UserFactory, organiser, referee
-from tournaments import caching, services
+from tournaments import caching
+from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.models import Entry, Tournament
 from tournaments.selectors import tournament_standings
-from tournaments.services import SetInput
+from tournaments.results.services import SetInput
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +34,7 @@ def _event(org, n=6, rounds=3):
     club = ClubFactory(name="Kadıköy Mangala Kulübü")
     t = services.tournament_create(name="Önbellek Açık", rounds_total=rounds, created_by=org, start_date=None)
     for i in range(n):
-        services.entry_add(
+        entry_services.entry_add(
             tournament=t,
             player=PlayerFactory(rating=1800 - 50 * i, federation_id=f"CA-{i + 1}", club=club if i == 0 else None),
         )
@@ -46,16 +50,16 @@ def test_every_write_that_changes_an_output_bumps_the_version(people):
     t, club = _event(org)
     e1, e2, e3, e6 = (Entry.objects.get(tournament=t, start_no=n) for n in (1, 2, 3, 6))
     steps = [
-        ("bye requested", lambda: services.entry_request_bye(entry=e6, round_number=2, kind="half", user=org)),
-        ("bye withdrawn", lambda: services.entry_bye_withdraw(entry=e6, round_number=2, user=org, reason="geldi")),
-        ("forbidden pair", lambda: services.forbidden_pair_add(tournament=t, first=e1, second=e2, user=org,
+        ("bye requested", lambda: entry_services.entry_request_bye(entry=e6, round_number=2, kind="half", user=org)),
+        ("bye withdrawn", lambda: entry_services.entry_bye_withdraw(entry=e6, round_number=2, user=org, reason="geldi")),
+        ("forbidden pair", lambda: round_services.forbidden_pair_add(tournament=t, first=e1, second=e2, user=org,
                                                                reason="kardeş")),
         ("settings", lambda: services.tournament_update(tournament=t, user=org, name="Önbellek Açık 2026")),
-        ("round paired", lambda: services.round_pair(tournament=t, user=org, coin_seed="s")),
-        ("pairing swapped", lambda: services.round_swap_pairing(round=t.rounds.get(number=1), board_a=1, board_b=2,
+        ("round paired", lambda: round_services.round_pair(tournament=t, user=org, coin_seed="s")),
+        ("pairing swapped", lambda: round_services.round_swap_pairing(round=t.rounds.get(number=1), board_a=1, board_b=2,
                                                                 swap="black", reason="masa", user=org)),
-        ("round published", lambda: services.round_publish(round=t.rounds.get(number=1), user=org)),
-        ("result entered", lambda: services.match_result_enter(match=t.rounds.get(number=1).matches.get(board=1),
+        ("round published", lambda: round_services.round_publish(round=t.rounds.get(number=1), user=org)),
+        ("result entered", lambda: result_services.match_result_enter(match=t.rounds.get(number=1).matches.get(board=1),
                                                                sets=WHITE_WINS, user=ref)),
         ("round closed", lambda: _close_round(t, ref, org)),
         ("standings published", lambda: services.standings_publish(tournament=t, user=org)),
@@ -63,8 +67,8 @@ def test_every_write_that_changes_an_output_bumps_the_version(people):
                                                                  reason="nüfus kaydı")),
         ("club renamed", lambda: member_services.club_update(club=club, user=boss, name="Kadıköy Mangala SK",
                                                              reason="yeni ad")),
-        ("withdrawal", lambda: services.entry_withdraw(entry=e3, user=org, reason="hasta")),
-        ("reinstated", lambda: services.entry_reinstate(entry=e3, user=org, reason="iyileşti")),
+        ("withdrawal", lambda: entry_services.entry_withdraw(entry=e3, user=org, reason="hasta")),
+        ("reinstated", lambda: entry_services.entry_reinstate(entry=e3, user=org, reason="iyileşti")),
     ]
     scope = caching.page_scope(t.slug)
     for label, step in steps:
@@ -79,16 +83,16 @@ def test_every_write_that_changes_an_output_bumps_the_version(people):
 def _close_round(t, ref, org):
     rnd = t.rounds.get(number=1)
     for m in rnd.matches.filter(kind="game", white_points__isnull=True):
-        services.match_result_enter(match=m, sets=WHITE_WINS, user=ref)
-    services.round_close(round=rnd, user=org)
+        result_services.match_result_enter(match=m, sets=WHITE_WINS, user=ref)
+    round_services.round_close(round=rnd, user=org)
 
 
 def _play_first_round(t, org, ref):
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="s")
-    services.round_publish(round=rnd, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="s")
+    round_services.round_publish(round=rnd, user=org)
     for m in rnd.matches.filter(kind="game"):
-        services.match_result_enter(match=m, sets=WHITE_WINS, user=ref)
-    services.round_close(round=rnd, user=org)
+        result_services.match_result_enter(match=m, sets=WHITE_WINS, user=ref)
+    round_services.round_close(round=rnd, user=org)
     services.standings_publish(tournament=t, user=org)
     return rnd
 
@@ -112,8 +116,8 @@ def test_standings_page_is_served_from_the_cache_and_follows_a_correction(people
     table = first.split('data-testid="standings"')[1].split("</table>")[0]
     # served as finished bytes (federation/pagecache.py): not even the tournament is read
     assert table in again and len(ctx.captured_queries) == 0
-    services.match_result_enter(match=board1, sets=BLACK_WINS, user=org, reason="hakem hatası",
-                                expected_version=board1.version)
+    result_services.match_result_enter(match=board1, sets=BLACK_WINS, user=org, reason="hakem hatası",
+                                       expected_version=board1.version)
     after = client.get(f"/t/{t.slug}/standings/").content.decode()
     assert _points(after, white_name) == "0"
 
@@ -196,12 +200,12 @@ def test_results_of_an_open_round_keep_the_public_standings_cached(people):
     org, ref, _boss = people
     t, _club = _event(org)
     rnd1 = _play_first_round(t, org, ref)
-    rnd2 = services.round_pair(tournament=t, user=org)
-    services.round_publish(round=rnd2, user=org)
+    rnd2 = round_services.round_pair(tournament=t, user=org)
+    round_services.round_publish(round=rnd2, user=org)
     client = Client()
     client.get(f"/t/{t.slug}/standings/")
     before = Tournament.objects.values_list("version", "standings_version").get(pk=t.pk)
-    services.match_result_enter(match=rnd2.matches.filter(kind="game").first(), sets=WHITE_WINS, user=ref)
+    result_services.match_result_enter(match=rnd2.matches.filter(kind="game").first(), sets=WHITE_WINS, user=ref)
     after = Tournament.objects.values_list("version", "standings_version").get(pk=t.pk)
     assert after == (before[0] + 1, before[1])
     with CaptureQueriesContext(connection) as ctx:
@@ -210,7 +214,7 @@ def test_results_of_an_open_round_keep_the_public_standings_cached(people):
     board1 = rnd1.matches.get(board=1)
     name = board1.white.player.full_name
     assert _points(page, name) == "1"
-    services.match_result_enter(match=board1, sets=BLACK_WINS, user=org, reason="yanlış masa",
-                                expected_version=board1.version)
+    result_services.match_result_enter(match=board1, sets=BLACK_WINS, user=org, reason="yanlış masa",
+                                       expected_version=board1.version)
     assert Tournament.objects.values_list("standings_version", flat=True).get(pk=t.pk) == before[1] + 1
     assert _points(client.get(f"/t/{t.slug}/standings/").content.decode(), name) == "0"

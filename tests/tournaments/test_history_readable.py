@@ -17,7 +17,10 @@ from tests.factories import PlayerFactory, organiser
 from tournaments import services
 from tournaments.history import selectors as history
 from tournaments.models import Match
-from tournaments.services import SetInput
+from tournaments.results.services import SetInput
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 
 pytestmark = pytest.mark.django_db
 
@@ -62,14 +65,14 @@ def played():
     org = organiser(username="orga")
     t = services.tournament_create(name="Tarih Açık", rounds_total=3, created_by=org)
     for i in range(4):
-        services.entry_add(tournament=t, player=PlayerFactory(last_name=f"Oyuncu{i + 1}", first_name="Ç",
+        entry_services.entry_add(tournament=t, player=PlayerFactory(last_name=f"Oyuncu{i + 1}", first_name="Ç",
                                                               rating=2000 - 10 * i))
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="h")
-    services.round_publish(round=rnd, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="h")
+    round_services.round_publish(round=rnd, user=org)
     m1, m2 = Match.objects.filter(round=rnd, kind=Match.Kind.GAME).order_by("board")
-    services.match_result_enter(match=m1, sets=[SetInput(9, 31, "white_withdrew"), SetInput(20, 28)], user=org)
-    services.match_result_enter(match=m2, sets=[SetInput(30, 18), SetInput(26, 22)], user=org)
-    services.round_close(round=rnd, user=org)
+    result_services.match_result_enter(match=m1, sets=[SetInput(9, 31, "white_withdrew"), SetInput(20, 28)], user=org)
+    result_services.match_result_enter(match=m2, sets=[SetInput(30, 18), SetInput(26, 22)], user=org)
+    round_services.round_close(round=rnd, user=org)
     services.standings_publish(tournament=t, user=org)
     return t, org
 

@@ -22,11 +22,14 @@ from ratings.invariants import rating_change_findings
 from ratings.models import RatingChange, RatingEvent, RatingGameLine
 from tests.factories import PlayerFactory, organiser
 from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.invariants import (
     Violation, check_invariants, check_tournament, match_findings, round_findings, set_findings,
 )
 from tournaments.models import Entry, Match, Round, SetResult, Tournament
-from tournaments.services import SetInput
+from tournaments.results.services import SetInput
 from tournaments.tasks import check_invariants_task
 
 pytestmark = pytest.mark.django_db
@@ -85,13 +88,13 @@ def odd():
     org = organiser(username="tek-org")
     t = services.tournament_create(name="Tek Sayılı", rounds_total=3, created_by=org, slug="tek-sayili")
     for i in range(3):
-        services.entry_add(tournament=t, player=PlayerFactory(rating=1700 - 10 * i))
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="tek")
-    services.round_publish(round=rnd, user=org)
+        entry_services.entry_add(tournament=t, player=PlayerFactory(rating=1700 - 10 * i))
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="tek")
+    round_services.round_publish(round=rnd, user=org)
     game = rnd.matches.get(kind="game")
-    services.match_result_enter(match=game, sets=[SetInput(30, 18), SetInput(26, 22)], user=org)
-    services.round_close(round=rnd, user=org)
-    services.round_publish(round=services.round_pair(tournament=t, user=org), user=org)
+    result_services.match_result_enter(match=game, sets=[SetInput(30, 18), SetInput(26, 22)], user=org)
+    round_services.round_close(round=rnd, user=org)
+    round_services.round_publish(round=round_services.round_pair(tournament=t, user=org), user=org)
     return t
 
 

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from federation.errors import ValidationFailed
 from tests.factories import organiser
-from tournaments.knockout import services as knockout
+from tournaments.knockout import settings as knockout
 
 pytestmark = pytest.mark.django_db
 
@@ -54,7 +54,7 @@ def test_a_team_event_takes_players_only_as_team_members(client):
 
     from federation.errors import Conflict
     from tests.factories import PlayerFactory
-    from tournaments import services
+    from tournaments.entries import services as entry_services
     from tournaments.teams import services as teams
 
     org = organiser(username="team-orphan")
@@ -64,7 +64,7 @@ def test_a_team_event_takes_players_only_as_team_members(client):
     assert member.entry.tournament_id == t.pk
     loose = PlayerFactory(federation_id="TMF-9901")
     with pytest.raises(Conflict):
-        services.entry_add(tournament=t, player=loose, user=org)
+        entry_services.entry_add(tournament=t, player=loose, user=org)
     client.force_login(org)
     client.post(reverse("tournament-entries", args=[t.slug]), {"players": [loose.pk]})
     response = client.post(f"/api/tournaments/{t.slug}/entries/", json.dumps({"federation_id": "TMF-9901"}),
@@ -92,7 +92,7 @@ def test_superscript_digits_in_query_parameters_are_not_a_server_error(client, p
 
 
 def test_superscript_if_match_is_refused_not_a_server_error():
-    from tournaments.api import _if_match_version
+    from tournaments.results.api import _if_match_version
 
     with pytest.raises(ValidationFailed) as exc:
         _if_match_version('"²"')

@@ -14,9 +14,12 @@ from federation.errors import Conflict, PermissionDenied, PreconditionRequired, 
 from ratings.models import RatingEvent
 from tests.factories import PlayerFactory, UserFactory, organiser, referee
 from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.history import selectors as history
 from tournaments.models import Absence, Entry, Match, Round, Tournament
-from tournaments.services import SetInput
+from tournaments.results.services import SetInput
 
 pytestmark = pytest.mark.django_db
 
@@ -63,18 +66,18 @@ def ref():
 def make_event(org, *, rounds=2, n=4, name="Hata Turnuvası"):
     t = services.tournament_create(name=name, rounds_total=rounds, created_by=org, start_date=None)
     for i in range(n):
-        services.entry_add(tournament=t, player=PlayerFactory(rating=1800 - 100 * i, federation_id=f"MK-{i + 1}"))
+        entry_services.entry_add(tournament=t, player=PlayerFactory(rating=1800 - 100 * i, federation_id=f"MK-{i + 1}"))
     return t
 
 
 def play_round(t, org, ref, *, results=None):
     """Pair, publish, enter white wins on every game (or ``results[board]``), close."""
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="seed")
-    services.round_publish(round=rnd, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="seed")
+    round_services.round_publish(round=rnd, user=org)
     for m in rnd.matches.filter(kind="game").order_by("board"):
         sets = (results or {}).get(m.board, WHITE_WINS)
-        services.match_result_enter(match=m, sets=sets, user=ref)
-    services.round_close(round=rnd, user=org)
+        result_services.match_result_enter(match=m, sets=sets, user=ref)
+    round_services.round_close(round=rnd, user=org)
     return rnd
 
 
@@ -98,13 +101,13 @@ def test_organiser_corrects_a_closed_round_with_a_reason_and_standings_follow(or
     v0 = Tournament.objects.get(pk=t.pk).version
 
     with pytest.raises(Conflict) as err:  # a referee may not touch a closed round
-        services.match_result_enter(match=m, sets=BLACK_WINS, user=ref, expected_version=m.version, reason="x")
+        result_services.match_result_enter(match=m, sets=BLACK_WINS, user=ref, expected_version=m.version, reason="x")
     assert err.value.code == "round_closed"
     with pytest.raises(ValidationFailed) as err:  # the organiser must say why
-        services.match_result_enter(match=m, sets=BLACK_WINS, user=org, expected_version=m.version)
+        result_services.match_result_enter(match=m, sets=BLACK_WINS, user=org, expected_version=m.version)
     assert err.value.field == "reason"
 
-    m = services.match_result_enter(
+    m = result_services.match_result_enter(
         match=m, sets=BLACK_WINS, user=org, expected_version=m.version, reason="Hakem kağıdında 18-30 yazıyor"
     )
     assert (m.white_points, m.black_points) == (Decimal("0"), Decimal("1"))
@@ -124,10 +127,10 @@ def test_organiser_corrects_a_closed_round_with_a_reason_and_standings_follow(or
 def test_a_correction_does_not_re_pair_later_rounds(org, ref):
     t = make_event(org)
     play_round(t, org, ref)
-    r2 = services.round_pair(tournament=t, user=org)
+    r2 = round_services.round_pair(tournament=t, user=org)
     boards_before = list(r2.matches.values_list("board", "white_id", "black_id"))
     m = Match.objects.get(round__tournament=t, round__number=1, board=1)
-    services.match_result_enter(match=m, sets=BLACK_WINS, user=org, expected_version=m.version, reason="slip")
+    result_services.match_result_enter(match=m, sets=BLACK_WINS, user=org, expected_version=m.version, reason="slip")
     assert list(r2.matches.values_list("board", "white_id", "black_id")) == boards_before
 
 
@@ -140,7 +143,7 @@ def test_correcting_a_rated_event_re_rates_it(org, ref):
     winner = m.white.player
     winner.refresh_from_db()
     rated_before = winner.rating
-    services.match_result_enter(match=m, sets=BLACK_WINS, user=org, expected_version=m.version, reason="wrong slip")
+    result_services.match_result_enter(match=m, sets=BLACK_WINS, user=org, expected_version=m.version, reason="wrong slip")
     winner.refresh_from_db()
     assert winner.rating < rated_before  # the former winner now lost: the re-rating ran on commit (eager)
     change = RatingEvent.objects.get(tournament=t).changes.get(player=winner)
@@ -172,12 +175,12 @@ def test_result_api_corrects_with_reason_and_needs_the_version(org, ref):
 
 def test_first_entry_needs_no_version_but_a_change_does(org, ref):
     t = make_event(org)
-    rnd = services.round_pair(tournament=t, user=org)
-    services.round_publish(round=rnd, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org)
+    round_services.round_publish(round=rnd, user=org)
     m = rnd.matches.get(board=1)
-    m = services.match_result_enter(match=m, sets=WHITE_WINS, user=ref)
+    m = result_services.match_result_enter(match=m, sets=WHITE_WINS, user=ref)
     with pytest.raises(PreconditionRequired):
-        services.match_result_enter(match=m, sets=BLACK_WINS, user=ref)
+        result_services.match_result_enter(match=m, sets=BLACK_WINS, user=ref)
     assert Match.objects.get(pk=m.pk).white_points == Decimal("1")
 
 
@@ -211,8 +214,8 @@ def test_correction_page_asks_the_organiser_for_a_reason(org, ref):
 def test_delete_the_last_pairing_and_pair_again(org, ref):
     t = make_event(org)
     play_round(t, org, ref)
-    r2 = services.round_pair(tournament=t, user=org)
-    services.round_publish(round=r2, user=org)
+    r2 = round_services.round_pair(tournament=t, user=org)
+    round_services.round_publish(round=r2, user=org)
     r = api(org).delete(f"/api/tournaments/{t.slug}/rounds/1/", {"reason": "x"}, format="json")
     assert r.status_code == 409  # not the last round
     r = api(ref).delete(f"/api/tournaments/{t.slug}/rounds/2/", format="json")
@@ -220,7 +223,7 @@ def test_delete_the_last_pairing_and_pair_again(org, ref):
     r = api(org).delete(f"/api/tournaments/{t.slug}/rounds/2/", {"reason": "wrong bye"}, format="json")
     assert r.status_code == 204
     assert list(t.rounds.values_list("number", flat=True)) == [1]
-    again = services.round_pair(tournament=t, user=org)
+    again = round_services.round_pair(tournament=t, user=org)
     assert again.number == 2 and again.matches.count() == 2
     item = history.tournament_history(tournament=t, limit=2)[1]
     assert (item.action, item.object, item.reason, item.after) == ("round.delete", "Round 2", "wrong bye", None)
@@ -229,41 +232,41 @@ def test_delete_the_last_pairing_and_pair_again(org, ref):
 
 def test_a_round_with_a_result_cannot_be_deleted(org, ref):
     t = make_event(org)
-    rnd = services.round_pair(tournament=t, user=org)
-    services.round_publish(round=rnd, user=org)
-    services.match_result_enter(match=rnd.matches.get(board=2), sets=WHITE_WINS, user=ref)
+    rnd = round_services.round_pair(tournament=t, user=org)
+    round_services.round_publish(round=rnd, user=org)
+    result_services.match_result_enter(match=rnd.matches.get(board=2), sets=WHITE_WINS, user=ref)
     with pytest.raises(Conflict) as err:
-        services.round_delete(round=rnd, user=org)
+        round_services.round_delete(round=rnd, user=org)
     assert "2" in err.value.message
     assert Round.objects.filter(pk=rnd.pk).exists()
 
 
 def test_deleting_round_one_removes_the_coin_toss_and_returns_to_draft(org):
     t = make_event(org)
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="a")
-    services.round_delete(round=rnd, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="a")
+    round_services.round_delete(round=rnd, user=org)
     t.refresh_from_db()
     assert t.status == "draft" and not t.rounds.exists()
-    assert services.round_pair(tournament=t, user=org, coin_seed="b").coin_toss.seed == "b"
+    assert round_services.round_pair(tournament=t, user=org, coin_seed="b").coin_toss.seed == "b"
 
 
 def test_late_entry_is_refused_while_the_round_is_unplayed_then_gets_byes(org, ref):
     t = make_event(org, rounds=3)
     play_round(t, org, ref)
-    r2 = services.round_pair(tournament=t, user=org)
+    r2 = round_services.round_pair(tournament=t, user=org)
     late = PlayerFactory(federation_id="LATE", rating=2000)
     with pytest.raises(Conflict) as err:
-        services.entry_add(tournament=t, player=late, user=org, missed_rounds="half")
+        entry_services.entry_add(tournament=t, player=late, user=org, missed_rounds="half")
     assert err.value.code == "round_paired_not_played" and err.value.extra == {"round": 2}
-    services.round_delete(round=r2, user=org, reason="late entry")
+    round_services.round_delete(round=r2, user=org, reason="late entry")
     with pytest.raises(ValidationFailed):
-        services.entry_add(tournament=t, player=late, user=org, missed_rounds="full")
-    entry = services.entry_add(tournament=t, player=late, user=org, missed_rounds="half")
+        entry_services.entry_add(tournament=t, player=late, user=org, missed_rounds="full")
+    entry = entry_services.entry_add(tournament=t, player=late, user=org, missed_rounds="half")
     assert entry.start_no == 5  # late entries take the next number (C.04.2)
     bye = Match.objects.get(round__tournament=t, white=entry)
     assert (bye.round.number, bye.kind, bye.bye_kind, bye.white_points, bye.board) == (1, "bye", "half", Decimal("0.5"), 3)
     assert points_of(t)[late.full_name] == 0.5
-    r2 = services.round_pair(tournament=t, user=org)
+    r2 = round_services.round_pair(tournament=t, user=org)
     seen = set(r2.matches.values_list("white_id", flat=True)) | set(r2.matches.values_list("black_id", flat=True))
     assert entry.id in seen  # paired (or given the pairing-allocated bye) in round 2
 
@@ -284,21 +287,21 @@ def test_withdraw_a_bye_request_and_undo_a_withdrawal(org, ref):
     r = api(org).delete(f"/api/tournaments/{t.slug}/byes/4/1/", format="json")
     assert r.status_code == 404
 
-    services.entry_withdraw(entry=e4, user=org)
+    entry_services.entry_withdraw(entry=e4, user=org)
     with pytest.raises(Conflict):
-        services.entry_withdraw(entry=e4, user=org)
+        entry_services.entry_withdraw(entry=e4, user=org)
     r = api(org).post(f"/api/tournaments/{t.slug}/entries/4/reinstate/", {"reason": "mistake"}, format="json")
     assert r.status_code == 200 and r.json()["withdrawn"] is False
-    rnd = services.round_pair(tournament=t, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org)
     assert rnd.matches.filter(black=e4).exists() or rnd.matches.filter(white=e4).exists()
 
 
 def test_reinstated_player_gets_a_zero_bye_for_the_round_missed(org, ref):
     t = make_event(org, rounds=3)
     e4 = t.entries.get(start_no=4)
-    services.entry_withdraw(entry=e4, user=org)
+    entry_services.entry_withdraw(entry=e4, user=org)
     play_round(t, org, ref)  # 3 players: one gets the pairing-allocated bye
-    services.entry_reinstate(entry=e4, user=org)
+    entry_services.entry_reinstate(entry=e4, user=org)
     bye = Match.objects.get(round__number=1, white=e4)
     assert (bye.bye_kind, bye.white_points) == ("zero", Decimal("0"))
     assert Entry.objects.get(pk=e4.pk).withdrawn is False
@@ -380,14 +383,14 @@ def test_reopen_the_last_round(org, ref):
     services.standings_publish(tournament=t, user=org)
     assert RatingEvent.objects.filter(tournament=t).exists()
     with pytest.raises(ValidationFailed):
-        services.round_reopen(round=rnd, user=org)
-    services.round_reopen(round=rnd, user=org, reason="board 2 signed wrong")
+        round_services.round_reopen(round=rnd, user=org)
+    round_services.round_reopen(round=rnd, user=org, reason="board 2 signed wrong")
     t.refresh_from_db()
     assert (t.status, t.standings_published_at, Round.objects.get(pk=rnd.pk).status) == ("running", None, "published")
     assert not RatingEvent.objects.filter(tournament=t).exists()
     m = rnd.matches.get(board=2)
-    services.match_result_enter(match=m, sets=BLACK_WINS, user=ref, expected_version=m.version)  # referees again
-    services.round_close(round=rnd, user=org)
+    result_services.match_result_enter(match=m, sets=BLACK_WINS, user=ref, expected_version=m.version)  # referees again
+    round_services.round_close(round=rnd, user=org)
     services.standings_publish(tournament=t, user=org)
     assert RatingEvent.objects.filter(tournament=t).exists()
 
@@ -506,36 +509,36 @@ def test_double_submit_is_a_no_op_and_a_correction_keeps_unchanged_move_records(
     from federation.sample_data import play_set
 
     t = make_event(org)
-    rnd = services.round_pair(tournament=t, user=org)
-    services.round_publish(round=rnd, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org)
+    round_services.round_publish(round=rnd, user=org)
     m = rnd.matches.get(board=1)
     moves, (first, second) = play_set(random.Random(11), 0.8, 0.8)
     record = " ".join(map(str, moves))
     sets = [SetInput(first, second, moves=record), SetInput(first, second)] if first != second else None
     if sets is None:
         pytest.skip("drawn sample set")
-    m = services.match_result_enter(match=m, sets=sets, user=ref)
+    m = result_services.match_result_enter(match=m, sets=sets, user=ref)
     version = m.version
-    again = services.match_result_enter(match=m, sets=sets, user=ref, expected_version=version - 1)  # stale but same
+    again = result_services.match_result_enter(match=m, sets=sets, user=ref, expected_version=version - 1)  # stale but same
     assert again.version == version
     assert len(history.tournament_history(tournament=t, round_number=1, board=1)) == 1
     # re-entered without the record, the same set 1 keeps its record; set 2 changes
     flipped = [SetInput(first, second), SetInput(second, first), SetInput(first, second)]
-    m = services.match_result_enter(match=m, sets=flipped, user=ref, expected_version=version)
+    m = result_services.match_result_enter(match=m, sets=flipped, user=ref, expected_version=version)
     assert m.sets.get(number=1).moves == record
 
 
 def test_reasons_refuse_control_characters_and_published_pairings_need_one(org):
     t = make_event(org)
-    rnd = services.round_pair(tournament=t, user=org)
-    services.round_publish(round=rnd, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org)
+    round_services.round_publish(round=rnd, user=org)
     with pytest.raises(ValidationFailed) as err:
-        services.round_delete(round=rnd, user=org)
+        round_services.round_delete(round=rnd, user=org)
     assert err.value.field == "reason"
     for bad in ("a\x07b", "ok\u202eevil", "x" * 501):
         with pytest.raises(ValidationFailed):
-            services.round_delete(round=rnd, user=org, reason=bad)
-    assert services.round_delete(round=rnd, user=org, reason="wrong colours\nboard 2") == 1
+            round_services.round_delete(round=rnd, user=org, reason=bad)
+    assert round_services.round_delete(round=rnd, user=org, reason="wrong colours\nboard 2") == 1
 
 
 def test_a_record_that_disagrees_names_both_results_white_first(org, ref):
@@ -544,14 +547,14 @@ def test_a_record_that_disagrees_names_both_results_white_first(org, ref):
     from federation.sample_data import play_set
 
     t = make_event(org)
-    rnd = services.round_pair(tournament=t, user=org)
-    services.round_publish(round=rnd, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org)
+    round_services.round_publish(round=rnd, user=org)
     moves, (first, second) = play_set(random.Random(5), 0.8, 0.8)
     assert first != second
     record = " ".join(map(str, moves))
     # set 2 is started by black: the record's first mover is black, so white holds `second`
     with pytest.raises(ValidationFailed) as err:
-        services.match_result_enter(
+        result_services.match_result_enter(
             match=rnd.matches.get(board=1), sets=[SetInput(30, 18), SetInput(first, second, moves=record)], user=ref
         )
     assert err.value.field == "sets[2]"
@@ -562,7 +565,7 @@ def test_patch_refuses_settings_it_cannot_change_and_a_double_delete_is_polite(o
     t = make_event(org)
     r = api(org).patch(f"/api/tournaments/{t.slug}/", {"sets_per_match": 5}, format="json")
     assert r.status_code == 400 and r.json()["error"]["field"] == "sets_per_match"
-    services.round_pair(tournament=t, user=org)
+    round_services.round_pair(tournament=t, user=org)
     web = Client()
     web.force_login(org)
     first = web.post(f"/t/{t.slug}/round/1/delete/", {"reason": "x"})

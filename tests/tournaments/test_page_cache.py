@@ -12,7 +12,9 @@ from rest_framework.authtoken.models import Token
 
 from federation import pagecache
 from tests.tournaments.test_caching import BLACK_WINS, WHITE_WINS, _event, _play_first_round, _points, people  # noqa: F401
-from tournaments import caching, services
+from tournaments import caching
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 
 pytestmark = pytest.mark.django_db
 
@@ -93,8 +95,8 @@ def test_logged_in_organiser_never_gets_the_public_or_a_stale_page(played):
     assert "private" in page["Cache-Control"]
     board1 = rnd.matches.get(board=1)
     name = board1.white.player.full_name
-    services.match_result_enter(match=board1, sets=BLACK_WINS, user=org, reason="hakem hatası",
-                                expected_version=board1.version)
+    result_services.match_result_enter(match=board1, sets=BLACK_WINS, user=org, reason="hakem hatası",
+                                       expected_version=board1.version)
     assert _points(organiser.get(f"/t/{t.slug}/standings/").content.decode(), name) == "0"
     # the public page follows the correction at once (a closed round: the standings generation moved)
     public, _ = _get(Client(), f"/t/{t.slug}/standings/")
@@ -128,13 +130,13 @@ def test_unknown_parameters_and_unpublished_pages_are_not_stored(people):  # noq
 
 def test_open_round_results_leave_the_standings_and_move_the_live_round(played):
     t, _rnd, org, ref = played
-    rnd2 = services.round_pair(tournament=t, user=org, coin_seed="s2")
-    services.round_publish(round=rnd2, user=org)
+    rnd2 = round_services.round_pair(tournament=t, user=org, coin_seed="s2")
+    round_services.round_publish(round=rnd2, user=org)
     client = Client()
     client.get(f"/t/{t.slug}/standings/")
     live_before, _ = _get(client, f"/t/{t.slug}/live.json")
     board = rnd2.matches.filter(kind="game").order_by("board").first()
-    services.match_result_enter(match=board, sets=WHITE_WINS, user=ref)
+    result_services.match_result_enter(match=board, sets=WHITE_WINS, user=ref)
     standings, queries = _get(client, f"/t/{t.slug}/standings/")
     assert standings["X-Page-Cache"] == "hit" and queries == 0
     live_after, _ = _get(client, f"/t/{t.slug}/live.json")  # LIVE_RECOMPUTE_SECONDS = 0 in the tests
@@ -148,8 +150,8 @@ def in_play(played, monkeypatch):
     """Round 2 published and being played, a clock the page cache reads (``clock[0]``, seconds), and the
     first anonymous answer of ``live.json``: (tournament, round, referee, clock, client, first answer)."""
     t, _rnd, org, ref = played
-    rnd2 = services.round_pair(tournament=t, user=org, coin_seed="s2")
-    services.round_publish(round=rnd2, user=org)
+    rnd2 = round_services.round_pair(tournament=t, user=org, coin_seed="s2")
+    round_services.round_publish(round=rnd2, user=org)
     clock = [1_000_000.0]
     monkeypatch.setattr(pagecache.time, "time", lambda: clock[0])
     monkeypatch.setattr(caching.time, "time", lambda: clock[0])
@@ -164,7 +166,7 @@ def test_the_live_round_is_rebuilt_at_most_once_per_interval(in_play):
     boards = list(rnd2.matches.filter(kind="game").order_by("board"))
     builds = 0
     for board in boards:  # a result every second
-        services.match_result_enter(match=board, sets=WHITE_WINS, user=ref)
+        result_services.match_result_enter(match=board, sets=WHITE_WINS, user=ref)
         clock[0] += 1
         response, queries = _get(client, f"/t/{t.slug}/live.json")
         assert response.status_code == 200 and "X-Server-Time" in response
@@ -186,7 +188,7 @@ def test_one_rebuild_at_a_time_the_others_get_the_previous_answer(in_play):
     from django.core.cache import cache
 
     t, rnd2, ref, clock, client, first = in_play
-    services.match_result_enter(match=rnd2.matches.filter(kind="game").first(), sets=WHITE_WINS, user=ref)
+    result_services.match_result_enter(match=rnd2.matches.filter(kind="game").first(), sets=WHITE_WINS, user=ref)
     clock[0] += 31
     key = pagecache.page_key("tr", False, f"/t/{t.slug}/live.json", "")
     assert cache.add(key + ":lock", 1)  # another request is building it
@@ -204,8 +206,8 @@ def test_a_write_moves_the_generations_now_and_again_on_commit(played):
     names = (caching.GEN_VERSION, caching.GEN_STANDINGS)
     before = pagecache.current_gens(scope, names)
     board1 = rnd.matches.get(board=1)
-    services.match_result_enter(match=board1, sets=BLACK_WINS, user=org, reason="hakem hatası",
-                                expected_version=board1.version)
+    result_services.match_result_enter(match=board1, sets=BLACK_WINS, user=org, reason="hakem hatası",
+                                       expected_version=board1.version)
     now = pagecache.current_gens(scope, names)
     # a correction of a closed round: both generations moved at once (inside the transaction) ...
     assert now[0] > before[0] and now[1] > before[1]
@@ -254,8 +256,8 @@ def test_a_page_built_before_the_commit_is_not_served_after_it():
     before = pagecache.current_gens(scope, (caching.GEN_STANDINGS,))[0]
     board1 = rnd.matches.get(board=1)
     with transaction.atomic():
-        services.match_result_enter(match=board1, sets=BLACK_WINS, user=org, reason="hakem hatası",
-                                    expected_version=board1.version)
+        result_services.match_result_enter(match=board1, sets=BLACK_WINS, user=org, reason="hakem hatası",
+                                           expected_version=board1.version)
         during = client.get(f"/t/{t.slug}/standings/")
         assert during["X-Page-Cache"] == "miss"
         assert pagecache.current_gens(scope, (caching.GEN_STANDINGS,))[0] == before + 1

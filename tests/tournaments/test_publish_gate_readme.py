@@ -14,10 +14,13 @@ from rest_framework.test import APIClient
 from tests.factories import PlayerFactory, organiser
 from tournaments import publication, services
 from tournaments.models import Match
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 
 pytestmark = pytest.mark.django_db
 
-WIN = [services.SetInput(30, 18), services.SetInput(26, 22)]
+WIN = [result_services.SetInput(30, 18), result_services.SetInput(26, 22)]
 
 
 def _readme_gate() -> str:
@@ -39,18 +42,18 @@ def test_readme_publish_gate_says_live_results_and_standings_up_to_the_published
     org = organiser()
     t = services.tournament_create(name="Kapı Açık", rounds_total=3, created_by=org)
     for i in range(4):
-        services.entry_add(tournament=t, player=PlayerFactory(last_name=f"Oyuncu{i + 1}", first_name="Ç",
+        entry_services.entry_add(tournament=t, player=PlayerFactory(last_name=f"Oyuncu{i + 1}", first_name="Ç",
                                                               rating=2000 - 10 * i))
-    r1 = services.round_pair(tournament=t, user=org, coin_seed="gate")
-    services.round_publish(round=r1, user=org)
+    r1 = round_services.round_pair(tournament=t, user=org, coin_seed="gate")
+    round_services.round_publish(round=r1, user=org)
     for m in Match.objects.filter(round=r1, kind=Match.Kind.GAME):
-        services.match_result_enter(match=m, sets=WIN, user=org)
-    services.round_close(round=r1, user=org)
+        result_services.match_result_enter(match=m, sets=WIN, user=org)
+    round_services.round_close(round=r1, user=org)
     services.standings_publish(tournament=t, user=org)
-    r2 = services.round_pair(tournament=t, user=org, coin_seed="gate")
-    services.round_publish(round=r2, user=org)
+    r2 = round_services.round_pair(tournament=t, user=org, coin_seed="gate")
+    round_services.round_publish(round=r2, user=org)
     m2 = Match.objects.filter(round=r2, kind=Match.Kind.GAME).order_by("board").first()
-    services.match_result_enter(match=m2, sets=WIN, user=org)
+    result_services.match_result_enter(match=m2, sets=WIN, user=org)
     t.refresh_from_db()
     assert publication.published_round(t) == 1
 

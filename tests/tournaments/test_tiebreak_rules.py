@@ -15,7 +15,9 @@ from rest_framework.test import APIClient
 
 from federation.errors import ValidationFailed
 from tests.factories import PlayerFactory, organiser
-from tournaments import selectors, services
+from tournaments import selectors
+from tournaments import services
+from tournaments.entries import services as entry_services
 from tournaments.history import selectors as history
 from tournaments.models import Match, Round, Tournament
 
@@ -50,8 +52,8 @@ def build(org, *, start_date=None, tiebreak_rules="auto", name="Eşitlik Açık"
         Tournament.objects.filter(pk=t.pk).update(tiebreak_rules=tiebreak_rules)
         t.refresh_from_db()
     for i, letter in enumerate("ABCDEFG"):
-        services.entry_add(tournament=t, player=PlayerFactory(last_name=f"Oyuncu{letter}", first_name="Ali",
-                                                              rating=2000 - 10 * i))
+        entry_services.entry_add(tournament=t, player=PlayerFactory(last_name=f"Oyuncu{letter}", first_name="Ali",
+                                                                    rating=2000 - 10 * i))
     e = {letter: t.entries.get(start_no=i + 1) for i, letter in enumerate("ABCDEFG")}
     script = {
         1: [("A", None), ("B", "C"), ("D", "E"), ("F", "G")],

@@ -29,9 +29,12 @@ from federation.errors import ValidationFailed, integrity_error_message, validat
 from federation.sample_data import play_set
 from tests.factories import PlayerFactory, organiser
 from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.models import SetResult
 from tournaments.selectors import tournament_crosstable
-from tournaments.services import SetInput
+from tournaments.results.services import SetInput
 
 pytestmark = pytest.mark.django_db
 REPO = Path(__file__).resolve().parents[2]
@@ -246,15 +249,15 @@ def board():
     org = organiser(username="tt-org")
     t = services.tournament_create(name="Türkçe Metin Kupası", rounds_total=3, created_by=org)
     for rating in (1900, 1800):
-        services.entry_add(tournament=t, player=PlayerFactory(rating=rating))
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="metin")
-    services.round_publish(round=rnd, user=org)
+        entry_services.entry_add(tournament=t, player=PlayerFactory(rating=rating))
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="metin")
+    round_services.round_publish(round=rnd, user=org)
     return rnd.matches.get(board=1), org
 
 
 def _refusal(match, sets) -> ValidationFailed:
     with pytest.raises(ValidationFailed) as err:
-        services.match_result_enter(match=match, sets=sets)
+        result_services.match_result_enter(match=match, sets=sets)
     return err.value
 
 
@@ -302,7 +305,7 @@ def test_record_import_mismatch_names_the_stones_white_black(board):
 
     m, org = board
     moves, (first, second) = play_set(random.Random(5), 0.7, 0.7)  # what the moves give, black first
-    services.match_result_enter(match=m, sets=[SetInput(30, 18), SetInput(18, 30)])  # stored set 2: 18-30
+    result_services.match_result_enter(match=m, sets=[SetInput(30, 18), SetInput(18, 30)])  # stored set 2: 18-30
     assert (second, first) != (18, 30)
     rec = GameRecord(event=m.round.tournament.name, round="1", white=m.white.player.full_name,
                      black=m.black.player.full_name, set_number=2, result=(18, 30), moves=tuple(moves))
@@ -321,7 +324,7 @@ def test_record_import_forgives_the_keyboard_in_names(board):
     m.white.player.last_name, m.white.player.first_name = "Güneş", "Ayşe"
     m.white.player.save()
     moves, (first, second) = play_set(random.Random(3), 0.7, 0.7)  # set 1: white first
-    services.match_result_enter(match=m, sets=[SetInput(first, second)])
+    result_services.match_result_enter(match=m, sets=[SetInput(first, second)])
     black = m.black.player
     rec = GameRecord(event="TURKCE METIN KUPASI", round="1", white="GUNES, Ayse",
                      black=f"{black.last_name}, {black.first_name}".upper(), set_number=1, result=(first, second),
@@ -356,7 +359,7 @@ def test_constraint_names_never_reach_a_user(board):
 
 def test_a_constraint_in_the_result_service_is_said_in_words(board, monkeypatch):
     """Should a check ever slip past the service's own checks, the database's refusal is worded."""
-    from tournaments import services
+    from tournaments.results import services as result_services
 
     m, _ = board
 
@@ -365,7 +368,7 @@ def test_a_constraint_in_the_result_service_is_said_in_words(board, monkeypatch)
                              '"match_points_both_or_none"')
 
     # the result's columns are written by one UPDATE (federation.prepared.update_columns), not Match.save
-    monkeypatch.setattr(services, "update_columns", refuse)
+    monkeypatch.setattr(result_services, "update_columns", refuse)
     with translation.override("en"):
         err = _refusal(m, [SetInput(30, 18)])
     assert err.message == "A match result gives points to both players or to neither."

@@ -6,6 +6,7 @@ from django.test import Client
 
 from tests.factories import PASSWORD, PlayerFactory, organiser, referee
 from tournaments import services
+from tournaments.entries import services as entry_services
 from tournaments.models import Absence
 
 pytestmark = pytest.mark.django_db
@@ -55,7 +56,7 @@ def test_bye_request_and_tiebreak_order_forms():
     org = organiser()
     t = services.tournament_create(name="Formlar", rounds_total=3, created_by=org)
     for rating in (1900, 1800, 1700):
-        services.entry_add(tournament=t, player=PlayerFactory(rating=rating))
+        entry_services.entry_add(tournament=t, player=PlayerFactory(rating=rating))
     c = _client(org)
     c.post(f"/t/{t.slug}/byes/", {"start_no": "2", "round_number": "1", "kind": "half"})
     assert list(Absence.objects.values_list("entry__start_no", "round_number", "kind")) == [(2, 1, "half")]

@@ -5,7 +5,7 @@ An :class:`~tournaments.models.Event` (e.g. "İl Okullar Mangala Şampiyonası")
 ranked on its own — and one registration list (:class:`~tournaments.models.EventRegistration`) that
 places each player in a section by the rule (:mod:`tournaments.events.sections`) or by the organiser's
 choice (``override``, with a note saying why). :func:`event_sections_sync` turns the list into the
-sections' entries (``tournaments.services.entry_add``).
+sections' entries (``tournaments.entries.services.entry_add``).
 
 Style as ``tournaments.services``: ``<entity>_<action>``, keyword-only, ``@transaction.atomic``, each
 call one audited action (:func:`federation.audit.audit_context`); a refusal raises an
@@ -31,7 +31,9 @@ from federation.audit import audit_context
 from federation.collation import turkish_lower
 from federation.errors import ApplicationError, Conflict, PermissionDenied, ValidationFailed
 from federation.models import Player
-from tournaments import access, services
+from tournaments import access
+from tournaments import services
+from tournaments.entries import services as entry_services
 from tournaments.models import Entry, Event, EventRegistration, Round, Tournament, TournamentRole
 from tournaments.events.sections import SEXES, SectionRule, fitting_sections
 
@@ -437,7 +439,7 @@ def _entry_delete(entry: Entry) -> None:
     number the others again."""
     tournament = entry.tournament
     entry.delete()
-    services.entries_sort(tournament=tournament)
+    entry_services.entries_sort(tournament=tournament)
     services.tournament_touch(tournament)
 
 
@@ -455,7 +457,7 @@ class SyncReport:
 @transaction.atomic
 def event_sections_sync(*, event: Event, user=None, missed_rounds: str = "zero") -> SyncReport:
     """Make the sections' entries follow the registration list: a placed player not entered in their
-    section yet is entered (``tournaments.services.entry_add``; a late entrant of a Swiss gets
+    section yet is entered (``tournaments.entries.services.entry_add``; a late entrant of a Swiss gets
     ``missed_rounds`` byes); a player moved elsewhere (or unplaced) leaves the section they were
     entered in — refused (Conflict, code ``section_started``, naming the player and section) when that
     section has already paired a round. Players entered in a section without being on the list are
@@ -486,7 +488,7 @@ def event_sections_sync(*, event: Event, user=None, missed_rounds: str = "zero")
             continue
         section = sections[reg.section_id]
         try:
-            services.entry_add(tournament=section, player=reg.player, user=user, missed_rounds=missed_rounds)
+            entry_services.entry_add(tournament=section, player=reg.player, user=user, missed_rounds=missed_rounds)
         except ApplicationError as exc:
             exc.message = f"{section_label(section)}: {exc.message}"
             exc.args = (exc.message,)

@@ -279,17 +279,16 @@ def event_report_pdf(request, slug: str):
     """The event report as a PDF, as the reader may see it (:mod:`tournaments.paper.event_report`): built by
     the Celery task ``tournaments.paper.event_report`` on the ``pdf`` queue, cached by the report's
     fingerprint (a change in any section rebuilds it) and served like the crosstable PDF
-    (``tournaments.views._cached_pdf_response``: 202 and a reloading page until the file is there)."""
+    (``tournaments.view_helpers.cached_pdf_response``: 202 and a reloading page until the file is there)."""
     from django.urls import reverse
 
     from tournaments.paper.event_report import event_report_pdf_path
     from tournaments.tasks import event_report_pdf_task
-    from tournaments.views import _cached_pdf_response
 
     event = _event(slug)
     lang = _lang()
     user_id = request.user.pk if request.user.is_authenticated else None
-    return _cached_pdf_response(
+    return view_helpers.cached_pdf_response(
         request, None, path=event_report_pdf_path(event, request.user, lang), task=event_report_pdf_task,
         args=[event.id, lang, user_id], filename=f"{event.slug}-rapor.pdf",
         private=events.can_organise_event(request.user, event) or user_id is not None,

@@ -14,7 +14,8 @@ from rest_framework.views import APIView
 from federation.api_views import error_responses
 from federation.errors import NotFound
 from tournaments import access, publication
-from tournaments.knockout import services as knockout
+from tournaments.knockout import selectors as knockout_selectors
+from tournaments.knockout import settings as knockout_settings
 from tournaments.models import Tournament
 
 
@@ -87,7 +88,7 @@ class BracketApi(APIView):
                    responses={200: BracketOutputSerializer, **error_responses(404)})
     def get(self, request, slug: str):
         t = publication.get_tournament(slug, request.user)
-        if not knockout.is_knockout(t):
+        if not knockout_settings.is_knockout(t):
             raise NotFound(_("%(t)s is not a knockout.") % {"t": t.name})
-        b = knockout.knockout_bracket(tournament=t, public_only=not access.can_enter_results(request.user, t))
+        b = knockout_selectors.knockout_bracket(tournament=t, public_only=not access.can_enter_results(request.user, t))
         return Response(BracketOutputSerializer(b).data)

@@ -7,34 +7,24 @@ knockout, ``qualified_from`` = the event whose tie it breaks, no ``qualifiers`` 
 ones, seeded in the standings' order). Its matches are played and entered like every knockout match
 (planned sets, then decider sets on a level match: RULES.md "Knockout matches"), its sets are rated like
 any set. Once its final standings are published, the event's final standings order the tied players by
-the play-off's final ranking (:func:`apply_playoffs`, called by :func:`tournaments.selectors.tournament_standings`
-for final standings with a shared place) and name the play-off under the table.
+the play-off's final ranking (:func:`tournaments.knockout.selectors.apply_playoffs`, called by
+:func:`tournaments.selectors.tournament_standings` for final standings with a shared place) and name the
+play-off under the table.
 
 Every write to a play-off also bumps its event's versions (:func:`tournaments.services.tournament_touch`),
 so the event's cached standings follow the play-off.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from federation.errors import Conflict, ValidationFailed
 from tournaments import access
+from tournaments.knockout.selectors import playoffs_of
 from tournaments.models import Entry, Round, Tournament
+from tournaments.selectors import tournament_standings
 from tournaments.services import audited, tournament_create, tournament_touch
-
-
-@dataclass(frozen=True, slots=True)
-class PlayoffNote:
-    """A play-off as the event's standings name it: the place it decided, its slug and name, and the players
-    in the order it gave (``names``)."""
-
-    rank: int
-    slug: str
-    name: str
-    names: tuple[str, ...]
 
 
 def is_playoff(tournament: Tournament) -> bool:
@@ -42,53 +32,9 @@ def is_playoff(tournament: Tournament) -> bool:
             and not tournament.qualifiers)
 
 
-def playoffs_of(tournament: Tournament):
-    """The play-offs of ``tournament`` (not archived), oldest first."""
-    return Tournament.objects.filter(
-        qualified_from=tournament, system=Tournament.System.KNOCKOUT, qualifiers__isnull=True, archived_at__isnull=True,
-    ).order_by("id")
-
-
-def apply_playoffs(tournament: Tournament, lines: list) -> tuple[list, tuple[PlayoffNote, ...]]:
-    """The final standings ``lines`` (:class:`tournaments.selectors.StandingLine`) of ``tournament`` with the
-    ties broken by its play-offs whose final standings are published: the tied players of a place r get
-    r, r + 1, … in the play-off's final ranking order (a place the play-off shares stays shared). A play-off
-    whose players no longer share one place (a result was corrected since) is left out. Returns the lines
-    in rank order and a :class:`PlayoffNote` per play-off applied. Two queries, plus the play-offs' own."""
-    from tournaments.knockout.services import final_ranking
-
-    playoffs = [p for p in playoffs_of(tournament).filter(status=Tournament.Status.FINISHED,
-                                                           standings_published_at__isnull=False)]
-    if not playoffs:
-        return lines, ()
-    player_of = dict(Entry.objects.filter(tournament=tournament).values_list("id", "player__federation_id"))
-    lines = list(lines)
-    notes = []
-    for p in playoffs:
-        ranking = final_ranking(tournament=p, public_only=True)
-        if not ranking.final:
-            continue
-        place = {line.side.federation_id: (line.rank, line.shared) for line in ranking.ranking}
-        group = [i for i, line in enumerate(lines) if player_of.get(line.entry_id) in place]
-        if len(group) != len(place) or len({lines[i].rank for i in group}) != 1 or not all(lines[i].shared for i in group):
-            continue
-        base = lines[group[0]].rank
-        for i in group:
-            rank, shared = place[player_of[lines[i].entry_id]]
-            lines[i] = replace(lines[i], rank=base + rank - 1, shared=shared)
-        ordered = sorted(group, key=lambda i: (lines[i].rank, lines[i].start_no))
-        notes.append(PlayoffNote(rank=base, slug=p.slug, name=p.name, names=tuple(lines[i].name for i in ordered)))
-        moved = [lines[i] for i in ordered]
-        for slot, line in zip(sorted(group), moved):
-            lines[slot] = line
-    return lines, tuple(notes)
-
-
 def tied_places(tournament: Tournament) -> list[tuple[int, list[str]]]:
     """The places of the final standings of ``tournament`` that several players share (after the play-offs
     already applied): ``[(rank, [names])]``; empty while a round is not closed."""
-    from tournaments.selectors import tournament_standings
-
     if not _final(tournament):
         return []
     groups: dict[int, list[str]] = {}
@@ -112,12 +58,10 @@ def playoff_create(
     """Create the play-off for place ``rank`` of the final standings of ``tournament``: a knockout section of
     the players who share that place (seeded in the standings' order), ``sets`` planned sets a match, a level
     match settled by ``level_match_rule`` (default: decider sets until one is won, RULES.md). Pair, play and
-    publish it like any knockout; its result then orders the tied players (:func:`apply_playoffs`).
+    publish it like any knockout; its result then orders the tied players (:func:`tournaments.knockout.selectors.apply_playoffs`).
 
     Organisers only. Conflict when the event is a knockout, is not over (a round not closed), nobody shares
     place ``rank``, or a play-off for those players exists already; ValidationFailed for ``sets``."""
-    from tournaments.selectors import tournament_standings
-
     if user is not None:
         access.require(access.can_organise(user, tournament), _("Only the organiser can arrange a play-off."))
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)

@@ -21,8 +21,11 @@ from django.views.decorators.http import require_POST
 
 from federation.errors import ApplicationError
 from tournaments import access, caching, publication, view_helpers
-from tournaments.knockout import services as knockout
 from tournaments.forms import MatchResultForm
+from tournaments.knockout import matches as knockout_matches
+from tournaments.knockout import selectors as knockout_selectors
+from tournaments.knockout import settings as knockout_settings
+from tournaments.knockout import stages as knockout_stages
 from tournaments.models import Match, Tournament
 
 
@@ -42,18 +45,18 @@ class KnockoutResultForm(MatchResultForm):
 def result_form_setup(match: Match) -> tuple[type[MatchResultForm], int, dict | None]:
     """(form class, number of set rows, the knockout facts the page shows or None) of a match's result form."""
     t = match.round.tournament
-    plan = knockout.match_plan(match)
+    plan = knockout_matches.match_plan(match)
     if plan is None:
         return MatchResultForm, t.sets_per_match, None
     info = {
         "planned": plan.planned, "rule": plan.rule, "rule_label": Tournament.LevelMatchRule(plan.rule).label,
         "max_deciders": plan.max_deciders, "decider_starter": match.decider_starter,
-        "stage": knockout.stage_label(match.round.number, t.rounds_total),
+        "stage": knockout_settings.stage_label(match.round.number, t.rounds_total),
         "third_place": match.third_place,
         "higher_seed": match.white if plan.higher_seed == "A" else match.black,
-        "decided_by": str(knockout.DECIDED_BY_LABELS.get(match.decided_by, "")),
+        "decided_by": str(knockout_settings.DECIDED_BY_LABELS.get(match.decided_by, "")),
     }
-    return KnockoutResultForm, knockout.form_sets(match), info
+    return KnockoutResultForm, knockout_matches.form_sets(match), info
 
 
 _tournament = view_helpers.visible_tournament
@@ -65,13 +68,13 @@ def bracket(request, slug: str):
     """The bracket: every round as a column (a list on a phone), each match with its players (seed, name),
     its sets and its winner; the match for third place; the champion and the final ranking."""
     t = _tournament(request, slug)
-    if not knockout.is_knockout(t):
+    if not knockout_settings.is_knockout(t):
         return redirect("tournament-detail", slug=slug)
     public_only = not access.can_enter_results(request.user, t)
     lang = _lang()
 
     def body() -> str:
-        b = knockout.knockout_bracket(tournament=t, public_only=public_only)
+        b = knockout_selectors.knockout_bracket(tournament=t, public_only=public_only)
         return render_to_string("tournaments/knockout/_bracket.html", {"t": t, "b": b, "pdf": False})
 
     # results of a round being played show at once (like the live page): keyed on the version, per audience
@@ -90,17 +93,16 @@ def bracket_redirect(request, slug: str):
 
 def bracket_pdf(request, slug: str):
     """The bracket as a printable PDF (A4 landscape), behind the bracket's gate; cached per version, language
-    and audience and built like the crosstable PDF (``tournaments.views._cached_pdf_response``)."""
+    and audience and built like the crosstable PDF (``tournaments.view_helpers.cached_pdf_response``)."""
     from tournaments.paper.bracket import bracket_pdf_path
     from tournaments.tasks import bracket_pdf_task
-    from tournaments.views import _cached_pdf_response
 
     t = _tournament(request, slug)
-    if not knockout.is_knockout(t):
+    if not knockout_settings.is_knockout(t):
         return redirect("tournament-detail", slug=slug)
     lang = _lang()
     public_only = not access.can_enter_results(request.user, t)
-    return _cached_pdf_response(
+    return view_helpers.cached_pdf_response(
         request, t, path=bracket_pdf_path(t, lang, public_only), task=bracket_pdf_task,
         args=[t.id, lang, public_only], filename=f"{t.slug}-eleme-tablosu.pdf", private=not public_only,
         pending={"title": _("Bracket (PDF)"), "again_url": reverse("bracket-pdf", args=[t.slug]),
@@ -120,7 +122,7 @@ def standings(request, t: Tournament):
     lang = _lang()
 
     def body() -> str:
-        b = knockout.final_ranking(tournament=t, public_only=public_only)
+        b = knockout_selectors.final_ranking(tournament=t, public_only=public_only)
         return render_to_string("tournaments/knockout/_ranking.html", {"t": t, "b": b})
 
     html = caching.tournament_cached("knockout-ranking-html", tournament=t, parts=(lang,), public=public_only,
@@ -138,7 +140,7 @@ def qualifiers_take(request, slug: str):
     """Organiser: enter a final stage's qualifiers (seeded by the earlier stage's final standings)."""
     t = _tournament(request, slug)
     try:
-        entries = knockout.knockout_qualifiers_take(tournament=t, user=request.user)
+        entries = knockout_stages.knockout_qualifiers_take(tournament=t, user=request.user)
     except ApplicationError as exc:
         messages.error(request, exc.message)
     else:

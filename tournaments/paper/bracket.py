@@ -14,7 +14,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
-from tournaments.knockout import services as knockout
+from tournaments.knockout import selectors as knockout
 from tournaments.models import Tournament
 
 #: Bumped when the PDF's layout or wording changes, so files of an older release are not served.

@@ -3,7 +3,7 @@
 
 Built by the Celery task ``tournaments.paper.event_report`` on the ``pdf`` queue and cached under
 ``MEDIA_ROOT/events`` like every PDF of the site (:func:`federation.pdf.pdf_file_build`;
-served by ``tournaments.views._cached_pdf_response``). An event has no version of its own, so the file
+served by ``tournaments.view_helpers.cached_pdf_response``). An event has no version of its own, so the file
 is named by a fingerprint of what the report shows (:func:`event_report_fingerprint`): the event's
 fields and, per section the reader may see, its id, the version the reader's table is keyed on
 (``standings_version`` for the public, ``version`` for its organisers), its counts and status. A result,

@@ -414,7 +414,7 @@ class Slip:
 def _planned_sets(t, number: int) -> int:
     """The sets a slip has rows for: a knockout round's planned sets (decider sets, when a match ends
     level, are entered on the result form), else the tournament's sets per match."""
-    from tournaments.knockout.services import is_knockout, sets_for_round
+    from tournaments.knockout.settings import is_knockout, sets_for_round
 
     return sets_for_round(t, number) if is_knockout(t) else t.sets_per_match
 

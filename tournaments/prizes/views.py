@@ -22,7 +22,9 @@ from tournaments.prizes import services as category_services
 from tournaments.prizes.forms import CategoryForm, PrizeForm
 from tournaments.models import Category, Prize, Tournament
 from tournaments import view_helpers
-from tournaments.views import _cached_pdf_response, _lang, _tournament
+
+_lang = view_helpers.page_lang
+_tournament = view_helpers.visible_tournament
 
 
 def _organised(request, slug: str) -> tuple[Tournament, bool]:
@@ -210,7 +212,7 @@ def prizes(request, slug: str):
 
 def prizes_pdf(request, slug: str):
     """The prize list and the category tables as a printable PDF, behind the prize list's gate; cached
-    and built like the crosstable PDF (``tournaments.views._cached_pdf_response``)."""
+    and built like the crosstable PDF (``tournaments.view_helpers.cached_pdf_response``)."""
     from tournaments.paper.prizes import prizes_pdf_path
     from tournaments.tasks import prizes_pdf_task
 
@@ -219,7 +221,7 @@ def prizes_pdf(request, slug: str):
         return render(request, "tournaments/not_published.html", {"t": t, "prizes_pending": True}, status=404)
     lang = _lang()
     public_only = not access.can_organise(request.user, t)
-    return _cached_pdf_response(
+    return view_helpers.cached_pdf_response(
         request, t, path=prizes_pdf_path(t, lang, public_only), task=prizes_pdf_task,
         args=[t.id, lang, public_only], filename=f"{t.slug}-oduller.pdf", private=not public_only,
         pending={"title": _("Prize list (PDF)"), "again_url": reverse("prizes-pdf", args=[t.slug]),

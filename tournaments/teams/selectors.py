@@ -49,10 +49,12 @@ def teams_with_members(*, tournament: Tournament) -> list[Team]:
                 .order_by("seed_no"))
 
 
-def _bye_match_points(tournament: Tournament) -> int:
-    from tournaments.teams.services import bye_match_points
-
-    return bye_match_points(tournament)
+def bye_match_points(tournament: Tournament) -> int:
+    """Match points of a team's bye: ``2 × bye_points`` in a Swiss (a pairing-allocated bye), 0 for the free
+    round of a round robin."""
+    if tournament.system == Tournament.System.ROUND_ROBIN:
+        return 0
+    return int(round(float(tournament.bye_points) * 2))
 
 
 def _last_round_for(tournament: Tournament, *, public_only: bool) -> int | None:
@@ -187,7 +189,7 @@ def round_team_matches(*, round: Round, boards: list[Match] | None = None) -> li
         if m.team_match_id is not None:
             by_tm[m.team_match_id].append(m)
     entry_team = entry_teams(tournament=tournament)
-    bye_mp = _bye_match_points(tournament)
+    bye_mp = bye_match_points(tournament)
     out = []
     for tm in tms:
         rows = sorted(by_tm[tm.id], key=lambda m: m.team_board or 0)
@@ -258,7 +260,7 @@ def team_standings_table(*, tournament: Tournament, public_only: bool = False, l
     teams = list(tournament.teams.order_by("seed_no"))
     rows = team_standings(
         [TeamValue(t.id, t.name, t.seed_no) for t in teams], records, boards=tournament.boards_per_team,
-        rounds=rounds, tiebreaks=tiebreaks, bye_match_points=_bye_match_points(tournament),
+        rounds=rounds, tiebreaks=tiebreaks, bye_match_points=bye_match_points(tournament),
     )
     by_id = {t.id: t for t in teams}
     lines = tuple(
@@ -322,7 +324,7 @@ def team_crosstable_table(*, tournament: Tournament, public_only: bool = True, l
     st = team_standings_table(tournament=tournament, public_only=public_only, lang=lang)
     records = team_match_records(tournament=tournament, max_round=st.rounds, public_only=public_only)
     cells = team_crosstable(records, boards=tournament.boards_per_team, rounds=st.rounds,
-                            bye_match_points=_bye_match_points(tournament))
+                            bye_match_points=bye_match_points(tournament))
     rank_of = {line.team_id: line.rank for line in st.lines}
     robin = tournament.system == Tournament.System.ROUND_ROBIN
     rows = []

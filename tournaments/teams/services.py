@@ -17,7 +17,7 @@ keyword-only, atomic, audited; a refusal raises a :class:`federation.errors.Appl
   so a reserve moves up when a regular is missing; a board where one team has nobody is a forfeit —
   the other team's player gets a bye board worth 1 (a win without an opponent) and the missing side
   scores 0; a board where neither has anybody has no row (0–0).
-* Board results are entered with :func:`tournaments.services.match_result_enter` as in any event;
+* Board results are entered with :func:`tournaments.results.services.match_result_enter` as in any event;
   the team result is computed when read (:mod:`tournaments.teams.selectors`).
 
 A team's pairing-allocated bye (Swiss, odd number of teams): its players' boards are byes worth the
@@ -38,9 +38,12 @@ from federation.audit import audit_context
 from federation.collation import turkish_lower
 from federation.errors import Conflict, NotFound, ValidationFailed
 from federation.models import Club, Player
-from tournaments import access, services
+from tournaments import access
+from tournaments import services
+from tournaments.entries import services as entry_services
 from tournaments.models import Absence, CoinToss, Entry, Match, Round, Team, TeamMatch, TeamMember, Tournament
 from tournaments.pairing import PairingError, PairingPlayer, PointSystem, RoundRecord, berger_round, pair_dutch
+from tournaments.teams.selectors import bye_match_points, team_match_records
 
 #: boards a team match may have
 MIN_BOARDS, MAX_BOARDS = 1, 12
@@ -240,7 +243,7 @@ def _check_regulars(team: Team, members: list[TeamMember]) -> None:
 @transaction.atomic
 def team_member_add(*, team: Team, player: Player, reserve: bool = False, board: int | None = None,
                     user=None) -> TeamMember:
-    """Enter ``player`` in the event (:func:`tournaments.services.entry_add`) as a member of ``team``:
+    """Enter ``player`` in the event (:func:`tournaments.entries.services.entry_add`) as a member of ``team``:
     at position ``board`` of the board order (1 = top board; ``None`` = after the regulars, or at the
     end for a reserve). At most ``boards_per_team`` regulars. Refused once round 1 is paired and for a
     player already in the event (in another team too)."""
@@ -250,7 +253,7 @@ def team_member_add(*, team: Team, player: Player, reserve: bool = False, board:
     _require_not_started(tournament)
     board = _board_number(board)
     members = _ordered_members(team)
-    entry = services.entry_add(tournament=tournament, player=player, user=user, team_member=True)
+    entry = entry_services.entry_add(tournament=tournament, player=player, user=user, team_member=True)
     member = TeamMember(team=team, entry=entry, board=10000 + len(members), reserve=bool(reserve))
     member.save()
     regulars = [m for m in members if not m.reserve]
@@ -329,14 +332,6 @@ def team_member_remove(*, member: TeamMember, user=None) -> None:
 # --------------------------------------------------------------------------------------------
 
 
-def bye_match_points(tournament: Tournament) -> int:
-    """Match points of a team's bye: ``2 × bye_points`` in a Swiss (a pairing-allocated bye), 0 for the free
-    round of a round robin."""
-    if tournament.system == Tournament.System.ROUND_ROBIN:
-        return 0
-    return int(round(float(tournament.bye_points) * 2))
-
-
 def lineup(team: Team, *, boards: int, absent: set[int]) -> list[Entry]:
     """The players of ``team`` for a round: its members in board order (regulars, then reserves) who are
     not withdrawn and not in ``absent`` (entry ids), at most ``boards`` of them; fewer when not enough
@@ -353,7 +348,6 @@ def _history(tournament: Tournament, teams: list[Team], before_round: int) -> tu
     colour ``w`` when first-named, code 1/=/0, ``+``/``-`` when no board was played, ``U`` a bye, ``Z``
     no team match) and its match points."""
     from tournaments.standings.teams import team_match_score
-    from tournaments.teams.selectors import team_match_records
 
     seed = {t.id: t.seed_no for t in teams}
     per: dict[int, dict[int, RoundRecord]] = {t.id: {} for t in teams}

@@ -9,7 +9,7 @@ and writing through :mod:`tournaments.teams.services`.
   direct encounter) and the board prizes; ``/t/<slug>/teams/crosstable/``; ``/t/<slug>/teams.pdf`` —
   behind the standings' publish gate (:mod:`tournaments.publication`).
 
-Rounds are paired with the tournament page's "Pair round" button (:func:`tournaments.views.round_pair`
+Rounds are paired with the tournament page's "Pair round" button (:func:`tournaments.rounds.views.round_pair`
 hands a team event to :func:`tournaments.teams.services.team_round_pair`); the round page shows the team matches
 with their boards, and board results are entered with the normal result form.
 """
@@ -252,11 +252,10 @@ def team_crosstable(request, slug: str):
 def team_pdf(request, slug: str):
     """The team standings, the team crosstable and the board prizes as one PDF (A4), behind the standings'
     gate; cached per version, language and audience (:mod:`tournaments.paper.teams`) and built like the
-    crosstable PDF (``tournaments.views._cached_pdf_response``: the Celery task ``tournaments.paper.teams`` on
+    crosstable PDF (``tournaments.view_helpers.cached_pdf_response``: the Celery task ``tournaments.paper.teams`` on
     the ``pdf`` queue; 202 and a reloading page until the file is there)."""
     from tournaments.tasks import team_pdf_task
     from tournaments.paper.teams import team_pdf_path
-    from tournaments.views import _cached_pdf_response
 
     t = _tournament(request, slug)
     refused = _results_gate(request, t)
@@ -264,7 +263,7 @@ def team_pdf(request, slug: str):
         return refused
     lang = _lang()
     public_only = not publication.sees_everything(t, request.user)
-    return _cached_pdf_response(
+    return view_helpers.cached_pdf_response(
         request, t, path=team_pdf_path(t, lang, public_only), task=team_pdf_task,
         args=[t.id, lang, public_only], filename=f"{t.slug}-takimlar.pdf", private=not public_only,
         pending={"title": _("Team standings (PDF)"), "again_url": reverse("team-pdf", args=[t.slug]),

@@ -23,6 +23,6 @@ def playoff_ties(tournament):
 @register.simple_tag
 def playoffs(tournament):
     """The play-offs of ``tournament`` (knockout sections of tied players), oldest first."""
-    from tournaments.knockout.playoffs import playoffs_of
+    from tournaments.knockout.selectors import playoffs_of
 
     return list(playoffs_of(tournament))

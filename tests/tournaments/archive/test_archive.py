@@ -27,12 +27,15 @@ from tournaments import services
 from tournaments.archive.format import FORMAT, FORMAT_VERSION, LEFT_OUT
 from tournaments.archive.selectors import tournament_export
 from tournaments.archive.services import ArchivePlayerConflicts, tournament_import
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.invariants import check_invariants, check_tournament
 from tournaments.models import (
     Absence, CoinToss, Entry, ForbiddenPair, Match, PairingChange, Round, SetResult, Tournament,
 )
 from tournaments.selectors import standings_as_dicts, tournament_crosstable, tournament_standings
-from tournaments.services import SetInput
+from tournaments.results.services import SetInput
 
 pytestmark = pytest.mark.django_db
 
@@ -64,14 +67,14 @@ PLANS = [
 
 def _play(rnd, org, *, special=None):
     """Publish ``rnd``, enter every game (``special``: board → sets or "forfeit:<who>"), close it."""
-    services.round_publish(round=rnd, user=org)
+    round_services.round_publish(round=rnd, user=org)
     for i, m in enumerate(rnd.matches.filter(kind="game").order_by("board")):
         plan = (special or {}).get(m.board, PLANS[i % len(PLANS)])
         if isinstance(plan, str):
-            services.match_result_enter(match=m, forfeit=plan.split(":")[1], user=org)
+            result_services.match_result_enter(match=m, forfeit=plan.split(":")[1], user=org)
         else:
-            services.match_result_enter(match=m, sets=plan, user=org)
-    services.round_close(round=rnd, user=org)
+            result_services.match_result_enter(match=m, sets=plan, user=org)
+    round_services.round_close(round=rnd, user=org)
 
 
 def sets_with_moves(seed: int) -> list[SetInput]:
@@ -94,11 +97,11 @@ def build_round_robin(org) -> Tournament:
                                    tiebreaks=["sonneborn_berger", "direct_encounter", "wins"])
     club = ClubFactory(name="Kordon Mangala Kulübü", short_name="KMK", city="İzmir")
     for i in range(4):
-        services.entry_add(tournament=t, player=PlayerFactory(
+        entry_services.entry_add(tournament=t, player=PlayerFactory(
             last_name=f"Ege{i}", first_name="Deniz", rating=1800 - 50 * i, federation_id=f"RR-{i + 1}",
             club=club if i % 2 else None, birth_year=None if i == 3 else 1990 + i, sex="f" if i % 2 else "m"))
     for n in range(1, 4):
-        _play(services.round_pair(tournament=t, user=org, coin_seed="berger" if n == 1 else None), org)
+        _play(round_services.round_pair(tournament=t, user=org, coin_seed="berger" if n == 1 else None), org)
     services.standings_publish(tournament=t, user=org)
     t.refresh_from_db()
     assert t.status == "finished"
@@ -119,31 +122,31 @@ def build_eventful_swiss(org) -> Tournament:
     services.tournament_update(tournament=t, user=org, chief_arbiter="Hakem Bey", time_control="20 dk")
     club = ClubFactory(name="Bursa Mangala", short_name="BM", city="Bursa")
     for i in range(8):
-        services.entry_add(tournament=t, player=PlayerFactory(
+        entry_services.entry_add(tournament=t, player=PlayerFactory(
             last_name=f"Uludağ{i}", first_name="Ali", rating=2100 - 60 * i, federation_id=f"EV-{i + 1}",
             club=club if i < 4 else None))
     e = {x.start_no: x for x in t.entries.all()}
-    services.forbidden_pair_add(tournament=t, first=e[2], second=e[1], first_round=1, last_round=2,
-                                reason="kardeşler", user=org)
-    services.entry_request_bye(entry=e[8], round_number=1, kind="half", user=org)
-    services.entry_request_bye(entry=e[3], round_number=3, kind="zero", user=org)
+    round_services.forbidden_pair_add(tournament=t, first=e[2], second=e[1], first_round=1, last_round=2,
+                                      reason="kardeşler", user=org)
+    entry_services.entry_request_bye(entry=e[8], round_number=1, kind="half", user=org)
+    entry_services.entry_request_bye(entry=e[3], round_number=3, kind="zero", user=org)
 
-    r1 = services.round_pair(tournament=t, user=org, coin_seed="olayli")
-    services.round_swap_pairing(round=r1, board_a=1, board_b=2, swap="black", reason="masa sırası", user=org)
+    r1 = round_services.round_pair(tournament=t, user=org, coin_seed="olayli")
+    round_services.round_swap_pairing(round=r1, board_a=1, board_b=2, swap="black", reason="masa sırası", user=org)
     _play(r1, org, special={1: sets_with_moves(7), 2: "forfeit:white"})
-    services.entry_withdraw(entry=e[7], user=org)
-    services.entry_add(tournament=t, player=PlayerFactory(last_name="Geç", first_name="Gelen", rating=1500,
-                                                          federation_id="EV-9"), user=org, missed_rounds="half")
-    r2 = services.round_pair(tournament=t, user=org)
+    entry_services.entry_withdraw(entry=e[7], user=org)
+    entry_services.entry_add(tournament=t, player=PlayerFactory(last_name="Geç", first_name="Gelen", rating=1500,
+                                                                federation_id="EV-9"), user=org, missed_rounds="half")
+    r2 = round_services.round_pair(tournament=t, user=org)
     _play(r2, org, special={1: [SetInput(31, 9, termination="white_withdrew"), SetInput(26, 22)], 2: "forfeit:both"})
-    services.entry_reinstate(entry=e[7], user=org)
-    services.entry_withdraw(entry=e[6], user=org)
-    _play(services.round_pair(tournament=t, user=org), org, special={3: sets_with_moves(11)})
+    entry_services.entry_reinstate(entry=e[7], user=org)
+    entry_services.entry_withdraw(entry=e[6], user=org)
+    _play(round_services.round_pair(tournament=t, user=org), org, special={3: sets_with_moves(11)})
     services.standings_publish(tournament=t, user=org)
-    r4 = services.round_pair(tournament=t, user=org)
-    services.round_publish(round=r4, user=org)
+    r4 = round_services.round_pair(tournament=t, user=org)
+    round_services.round_publish(round=r4, user=org)
     first = r4.matches.filter(kind="game").order_by("board").first()
-    services.match_result_enter(match=first, sets=[SetInput(30, 18)], user=org)  # one set: still open
+    result_services.match_result_enter(match=first, sets=[SetInput(30, 18)], user=org)  # one set: still open
     t.refresh_from_db()
     return t
 

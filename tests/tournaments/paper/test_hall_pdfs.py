@@ -18,9 +18,13 @@ from django.utils import translation
 from federation.collation import player_sort_key
 from federation.formatting import number, points
 from tests.factories import PASSWORD, ClubFactory, PlayerFactory, UserFactory, organiser, referee
-from tournaments import selectors, services
+from tournaments import selectors
+from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.models import Match, Round
-from tournaments.services import SetInput
+from tournaments.results.services import SetInput
 
 pytestmark = pytest.mark.django_db
 
@@ -42,18 +46,18 @@ def build_hall_event(slug: str = "salon-kupasi"):
     t = services.tournament_create(name="Salon Kupası İğdır", rounds_total=3, created_by=org, slug=slug,
                                    tiebreaks=["buchholz", "sonneborn_berger", "set_points", "stone_margin"])
     for i, (last, first) in enumerate(NAMES):
-        services.entry_add(tournament=t, player=PlayerFactory(
+        entry_services.entry_add(tournament=t, player=PlayerFactory(
             last_name=last, first_name=first, rating=1900 - 50 * i, club=club if i % 2 == 0 else None,
             city="Eskişehir"))
-    r1 = services.round_pair(tournament=t, user=org, coin_seed="salon")
-    services.round_publish(round=r1, user=org)
+    r1 = round_services.round_pair(tournament=t, user=org, coin_seed="salon")
+    round_services.round_publish(round=r1, user=org)
     plans = [[(30, 18), (26, 22)], [(20, 28), (30, 18), (24, 24)], [(10, 38), (18, 30)]]
     for m, plan in zip(r1.matches.filter(kind="game").order_by("board"), plans):
-        services.match_result_enter(match=m, sets=[SetInput(a, b) for a, b in plan], user=ref)
-    services.round_close(round=r1, user=org)
+        result_services.match_result_enter(match=m, sets=[SetInput(a, b) for a, b in plan], user=ref)
+    round_services.round_close(round=r1, user=org)
     services.standings_publish(tournament=t, user=org)
-    r2 = services.round_pair(tournament=t, user=org)
-    services.round_publish(round=r2, user=org)
+    r2 = round_services.round_pair(tournament=t, user=org)
+    round_services.round_publish(round=r2, user=org)
     t.refresh_from_db()
     return t, org, ref
 
@@ -125,8 +129,8 @@ def _round(t, n) -> Round:
 def _play_and_close(t, n, org, ref) -> None:
     rnd = _round(t, n)
     for m in rnd.matches.filter(kind="game"):
-        services.match_result_enter(match=m, sets=[SetInput(30, 18), SetInput(28, 20)], user=ref)
-    services.round_close(round=rnd, user=org)
+        result_services.match_result_enter(match=m, sets=[SetInput(30, 18), SetInput(28, 20)], user=ref)
+    round_services.round_close(round=rnd, user=org)
 
 
 # --- pairing list ------------------------------------------------------------------------------------
@@ -218,7 +222,7 @@ def test_pairing_list_follows_the_publish_gate(hall):
     t, org, ref = hall
     nobody = UserFactory(username="seyirci")
     _play_and_close(t, 2, org, ref)  # round 3 is paired once round 2 is closed
-    draft = services.round_pair(tournament=t, user=org)
+    draft = round_services.round_pair(tournament=t, user=org)
     assert draft.status == Round.Status.PAIRED
     assert _client().get(f"/t/{t.slug}/round/2/pairings.pdf").status_code == 200  # closed: public
     assert _client().get(f"/t/{t.slug}/round/3/pairings.pdf").status_code == 404  # draft
@@ -240,7 +244,7 @@ def test_pairing_list_is_cached_per_state_of_the_round_and_queued_when_a_worker_
     _pdf(_client().get(f"/t/{t.slug}/round/2/pairings.pdf"))  # embedded mode: built in the request, kept
     assert first.exists()
     m = rnd.matches.filter(kind="game").order_by("board").first()
-    services.match_result_enter(match=m, sets=[SetInput(30, 18), SetInput(28, 20)], user=ref)
+    result_services.match_result_enter(match=m, sets=[SetInput(30, 18), SetInput(28, 20)], user=ref)
     rnd.refresh_from_db()
     t.refresh_from_db()
     second = pairings_pdf_path(_round(t, 2), "tr")
@@ -261,7 +265,7 @@ def test_pairing_list_is_cached_per_state_of_the_round_and_queued_when_a_worker_
 def test_draft_pairing_list_says_so(hall, tmp_path):
     t, org, ref = hall
     _play_and_close(t, 2, org, ref)
-    services.round_pair(tournament=t, user=org)
+    round_services.round_pair(tournament=t, user=org)
     text = pdf_text(_pdf(_client(org).get(f"/t/{t.slug}/round/3/pairings.pdf")), tmp_path)
     assert tr("Draft: not published yet") in text
 

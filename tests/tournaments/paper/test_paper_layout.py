@@ -15,7 +15,10 @@ from django.utils import translation
 from tests.factories import PlayerFactory, organiser
 from tournaments import selectors, services
 from tournaments.paper.crosstable import crosstable_pdf_bytes, crosstable_pdf_context
-from tournaments.services import SetInput
+from tournaments.results.services import SetInput
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 
 pytestmark = pytest.mark.django_db
 
@@ -54,16 +57,16 @@ def build_double_round_robin(players: int = 16):
         double_round_robin=True,
         tiebreaks=["sonneborn_berger", "direct_encounter", "wins", "set_points", "stone_margin"])
     for i in range(players):
-        services.entry_add(tournament=t, player=PlayerFactory(
+        entry_services.entry_add(tournament=t, player=PlayerFactory(
             last_name=LAST[i % 8] + ("-Demirtaş" if i >= 8 else ""), first_name=FIRST[(3 * i) % 8],
             rating=2000 - 10 * i))
     for n in range(1, rounds + 1):
-        rnd = services.round_pair(tournament=t, user=org, coin_seed="lig" if n == 1 else None)
-        services.round_publish(round=rnd, user=org)
+        rnd = round_services.round_pair(tournament=t, user=org, coin_seed="lig" if n == 1 else None)
+        round_services.round_publish(round=rnd, user=org)
         for k, m in enumerate(rnd.matches.filter(kind="game")):
             plan = [(30, 18), (26, 22)] if (k + n) % 3 else [(18, 30), (22, 26)]
-            services.match_result_enter(match=m, sets=[SetInput(a, b) for a, b in plan], user=org)
-        services.round_close(round=rnd, user=org)
+            result_services.match_result_enter(match=m, sets=[SetInput(a, b) for a, b in plan], user=org)
+        round_services.round_close(round=rnd, user=org)
     services.standings_publish(tournament=t, user=org)
     t.refresh_from_db()
     return t
@@ -119,13 +122,13 @@ def test_column_headings_are_never_cut_inside_a_word(settings, tmp_path, lang):
     t = services.tournament_create(name="Başlık Kupası", rounds_total=3, created_by=org, slug="baslik",
                                    tiebreaks=["direct_encounter", "games_won_otb", "black_wins"])
     for i in range(6):
-        services.entry_add(tournament=t, player=PlayerFactory(last_name=f"Öz{i}", first_name="Ali", rating=1500 + i,
+        entry_services.entry_add(tournament=t, player=PlayerFactory(last_name=f"Öz{i}", first_name="Ali", rating=1500 + i,
                                                               club=None))
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="b")
-    services.round_publish(round=rnd, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="b")
+    round_services.round_publish(round=rnd, user=org)
     for m in rnd.matches.filter(kind="game"):
-        services.match_result_enter(match=m, sets=[SetInput(30, 18), SetInput(26, 22)], user=org)
-    services.round_close(round=rnd, user=org)
+        result_services.match_result_enter(match=m, sets=[SetInput(30, 18), SetInput(26, 22)], user=org)
+    round_services.round_close(round=rnd, user=org)
     services.standings_publish(tournament=t, user=org)
     response = Client(HTTP_ACCEPT_LANGUAGE=lang).get(f"/t/{t.slug}/standings.pdf")
     assert response.status_code == 200

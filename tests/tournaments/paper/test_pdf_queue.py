@@ -8,8 +8,11 @@ from django.test import Client
 
 from tests.factories import organiser
 from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.paper.crosstable import crosstable_pdf_build, crosstable_pdf_path
-from tournaments.services import SetInput
+from tournaments.results.services import SetInput
 
 pytestmark = pytest.mark.django_db
 
@@ -22,12 +25,12 @@ def published(tmp_path, settings):
 
     t = services.tournament_create(name="PDF Kupası", rounds_total=1, created_by=org)
     for i in range(4):
-        services.entry_add(tournament=t, player=PlayerFactory(rating=1500 + i))
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="x")
-    services.round_publish(round=rnd, user=org)
+        entry_services.entry_add(tournament=t, player=PlayerFactory(rating=1500 + i))
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="x")
+    round_services.round_publish(round=rnd, user=org)
     for m in rnd.matches.filter(kind="game"):
-        services.match_result_enter(match=m, sets=[SetInput(30, 18), SetInput(26, 22)])
-    services.round_close(round=rnd, user=org)
+        result_services.match_result_enter(match=m, sets=[SetInput(30, 18), SetInput(26, 22)])
+    round_services.round_close(round=rnd, user=org)
     services.standings_publish(tournament=t, user=org)
     t.refresh_from_db()
     return t

@@ -13,8 +13,8 @@ from django.utils import translation
 from federation import pdf as weasy
 from federation.queues import task_routes
 from tests.factories import organiser, referee
-from tests.tournaments.test_events import _play_through, _pupil
-from tests.tournaments.test_teams import SCRIPT, make_event, play
+from tests.tournaments.events.test_events import _play_through, _pupil
+from tests.tournaments.teams.test_teams import SCRIPT, make_event, play
 from tournaments import services, tasks
 from tournaments.events import services as events
 from tournaments.paper.event_report import event_report_pdf_path

@@ -19,10 +19,13 @@ from federation.selectors import account_history
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory
 from tournaments import access
 from tournaments import services as ts
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.models import TournamentRole
 from tournaments.people import services as people_services
 from tournaments.people.selectors import player_current_boards, player_results
-from tournaments.services import SetInput
+from tournaments.results.services import SetInput
 
 pytestmark = pytest.mark.django_db
 
@@ -68,15 +71,15 @@ def event(organiser_user, player_user):
     t = ts.tournament_create(name="Ankara Açık 2026", rounds_total=3, created_by=organiser_user,
                              start_date=timezone.localdate())
     for p in [me, *others]:
-        ts.entry_add(tournament=t, player=p)
-    r1 = ts.round_pair(tournament=t, user=organiser_user, coin_seed="people")
-    ts.round_publish(round=r1, user=organiser_user)
+        entry_services.entry_add(tournament=t, player=p)
+    r1 = round_services.round_pair(tournament=t, user=organiser_user, coin_seed="people")
+    round_services.round_publish(round=r1, user=organiser_user)
     for m in r1.matches.filter(kind="game"):
-        ts.match_result_enter(match=m, sets=[SetInput(30, 18), SetInput(20, 28), SetInput(26, 22)],
-                              user=organiser_user)
-    ts.round_close(round=r1, user=organiser_user)
-    r2 = ts.round_pair(tournament=t, user=organiser_user)
-    ts.round_publish(round=r2, user=organiser_user)
+        result_services.match_result_enter(match=m, sets=[SetInput(30, 18), SetInput(20, 28), SetInput(26, 22)],
+                                           user=organiser_user)
+    round_services.round_close(round=r1, user=organiser_user)
+    r2 = round_services.round_pair(tournament=t, user=organiser_user)
+    round_services.round_publish(round=r2, user=organiser_user)
     return {"t": t, "me": me, "others": others, "r1": r1, "r2": r2}
 
 
@@ -120,9 +123,9 @@ def test_my_next_board_shows_tournament_round_board_opponent_and_colour(event, p
 def test_no_board_now_says_what_the_player_waits_for(event, player_user, organiser_user):
     r2 = event["r2"]
     for m in r2.matches.filter(kind="game"):
-        ts.match_result_enter(match=m, sets=[SetInput(30, 18), SetInput(30, 18)], user=organiser_user)
-    ts.round_close(round=r2, user=organiser_user)
-    ts.round_pair(tournament=event["t"], user=organiser_user)  # round 3 paired, not published
+        result_services.match_result_enter(match=m, sets=[SetInput(30, 18), SetInput(30, 18)], user=organiser_user)
+    round_services.round_close(round=r2, user=organiser_user)
+    round_services.round_pair(tournament=event["t"], user=organiser_user)  # round 3 paired, not published
     assert player_current_boards(event["me"]) == []
     page = _client(player_user).get(reverse("my-next-board")).content.decode()
     assert 'data-testid="no-board"' in page
@@ -176,9 +179,9 @@ def test_results_hide_unpublished_rounds_and_archived_tournaments(event, player_
     me = event["me"]
     r2 = event["r2"]
     for m in r2.matches.filter(kind="game"):
-        ts.match_result_enter(match=m, sets=[SetInput(30, 18), SetInput(30, 18)], user=organiser_user)
-    ts.round_close(round=r2, user=organiser_user)
-    ts.round_pair(tournament=event["t"], user=organiser_user)  # round 3: paired, not public
+        result_services.match_result_enter(match=m, sets=[SetInput(30, 18), SetInput(30, 18)], user=organiser_user)
+    round_services.round_close(round=r2, user=organiser_user)
+    round_services.round_pair(tournament=event["t"], user=organiser_user)  # round 3: paired, not public
     assert [m.round.number for m in player_results(me)[0].matches] == [1, 2]
     event["t"].archived_at = timezone.now()
     event["t"].save(update_fields=["archived_at"])

@@ -35,7 +35,10 @@ from tournaments.records.services import (
     record_import_start,
     split_records,
 )
-from tournaments.services import SetInput
+from tournaments.results.services import SetInput
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 
 NAMES = [("Yılmaz", "Ayşe"), ("Kaya", "Mehmet"), ("Demir", "Elif"), ("Şahin", "Can")]
 
@@ -77,11 +80,11 @@ def event(db):
     org = organiser()
     t = services.tournament_create(name="Kayıt Kupası 2026", rounds_total=3, created_by=org)
     for rating, (last, first) in zip((1900, 1800, 1700, 1600), NAMES):
-        services.entry_add(
+        entry_services.entry_add(
             tournament=t, player=PlayerFactory(rating=rating, last_name=last, first_name=first)
         )
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="records")
-    services.round_publish(round=rnd, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="records")
+    round_services.round_publish(round=rnd, user=org)
     played = {}
     seed = 100
     for m in rnd.matches.order_by("board"):
@@ -91,7 +94,7 @@ def event(db):
             moves, (w, b) = sample_set(seed, number)
             played[(m.board, number)] = (moves, (w, b))
             sets.append(SetInput(w, b))
-        services.match_result_enter(match=m, sets=sets, user=org)
+        result_services.match_result_enter(match=m, sets=sets, user=org)
     return {"t": t, "round": rnd, "org": org, "played": played}
 
 
@@ -303,7 +306,7 @@ def test_withdrawals_are_checked_against_the_stored_termination(event):
     m = event["round"].matches.get(board=2)
     s1 = event["played"][(2, 1)]
     # set 2: black moves first; black withdraws → "black_withdrew" stored, Termination first_withdrew
-    services.match_result_enter(
+    result_services.match_result_enter(
         match=m, sets=[SetInput(*s1[1]), SetInput(second, first, termination="black_withdrew")], user=event["org"],
         expected_version=m.version,
     )
@@ -341,12 +344,12 @@ def _recorded_tournament(event):
         for number in (1, 2):
             moves, (w, b) = event["played"][(m.board, number)]
             sets.append(SetInput(w, b, moves=" ".join(map(str, moves))))
-        services.match_result_enter(match=m, sets=sets, user=event["org"], expected_version=m.version)
+        result_services.match_result_enter(match=m, sets=sets, user=event["org"], expected_version=m.version)
     # board 2 set 2 replaced by a winner's withdrawal (recorded 25-23 or 23-25)
     m = event["round"].matches.get(board=2)
     moves, (first, second) = decided_set(9)
     term = "black_withdrew" if first >= 25 else "white_withdrew"  # set 2: black is the first mover
-    services.match_result_enter(
+    result_services.match_result_enter(
         match=m,
         sets=[
             SetInput(*event["played"][(2, 1)][1], moves=" ".join(map(str, event["played"][(2, 1)][0]))),

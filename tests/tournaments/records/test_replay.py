@@ -19,8 +19,11 @@ from federation.sample_data import play_set
 from games.svg import board_svg
 from tests.factories import PlayerFactory, UserFactory, organiser, referee
 from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.models import Round
-from tournaments.services import SetInput
+from tournaments.results.services import SetInput
 
 SVG = "{http://www.w3.org/2000/svg}"
 AFTER_4 = [4, 4, 4, 1, 5, 5, 1, 4, 4, 4, 4, 4, 4, 0]
@@ -83,13 +86,13 @@ def recorded(db):
     t = services.tournament_create(name="Replay Kupası", rounds_total=3, created_by=org)
     names = [("Yılmaz", "Ayşe"), ("Kaya", "Mehmet"), ("Demir", "Elif"), ("Şahin", "Can")]
     for rating, (last, first) in zip((1900, 1800, 1700, 1600), names):
-        services.entry_add(tournament=t, player=PlayerFactory(rating=rating, last_name=last, first_name=first))
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="replay")
-    services.round_publish(round=rnd, user=org)
+        entry_services.entry_add(tournament=t, player=PlayerFactory(rating=rating, last_name=last, first_name=first))
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="replay")
+    round_services.round_publish(round=rnd, user=org)
     m1, m2 = rnd.matches.get(board=1), rnd.matches.get(board=2)
     moves1, (w1, b1) = finish([4, 1], seed=7)  # set 1: white is the first mover
     moves2, (first2, second2) = play_set(random.Random(11), 0.7, 0.7)  # set 2: black moves first
-    services.match_result_enter(
+    result_services.match_result_enter(
         match=m1,
         sets=[
             SetInput(w1, b1, moves=" ".join(map(str, moves1))),
@@ -97,7 +100,7 @@ def recorded(db):
         ],
         user=org,
     )
-    services.match_result_enter(match=m2, sets=[SetInput(30, 18)], user=org)
+    result_services.match_result_enter(match=m2, sets=[SetInput(30, 18)], user=org)
     return {
         "t": t, "round": rnd, "m1": m1, "m2": m2, "org": org,
         "set1": m1.sets.get(number=1), "set2": m1.sets.get(number=2), "plain": m2.sets.get(number=1),
@@ -310,9 +313,9 @@ def test_kale_set_is_replayed_with_its_castles(client, db):
     org = organiser()
     t = services.tournament_create(name="Kale Kupası", rounds_total=1, variant="kale", sets_per_match=1, created_by=org)
     for rating in (1900, 1800):
-        services.entry_add(tournament=t, player=PlayerFactory(rating=rating))
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="kale")
-    services.round_publish(round=rnd, user=org)
+        entry_services.entry_add(tournament=t, player=PlayerFactory(rating=rating))
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="kale")
+    round_services.round_publish(round=rnd, user=org)
     for seed in range(200):  # a random kale set in which a castle is built
         rng = random.Random(seed)
         pos, moves, built = engine.Position.initial("kale"), [], None
@@ -327,7 +330,7 @@ def test_kale_set_is_replayed_with_its_castles(client, db):
             break
     assert built, "no castle in 200 random kale sets"
     m = rnd.matches.get(board=1)
-    services.match_result_enter(match=m, sets=[SetInput(*pos.stores, moves=" ".join(map(str, moves)))], user=org)
+    result_services.match_result_enter(match=m, sets=[SetInput(*pos.stores, moves=" ".join(map(str, moves)))], user=org)
     s = m.sets.get()
     ply, castle_cell, taken = built
     html = client.get(reverse("set-replay", args=[s.id]), {"ply": ply}).content.decode()
@@ -356,9 +359,9 @@ def test_a_withdrawal_ends_the_replay_with_the_stores_at_that_moment(client, db)
     org = organiser()
     t = services.tournament_create(name="Çekilme Kupası", rounds_total=1, created_by=org)
     for rating in (1900, 1800):
-        services.entry_add(tournament=t, player=PlayerFactory(rating=rating))
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="cekilme")
-    services.round_publish(round=rnd, user=org)
+        entry_services.entry_add(tournament=t, player=PlayerFactory(rating=rating))
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="cekilme")
+    round_services.round_publish(round=rnd, user=org)
     rng = random.Random(4)
     while True:
         pos, moves = engine.Position.initial(), []
@@ -369,7 +372,7 @@ def test_a_withdrawal_ends_the_replay_with_the_stores_at_that_moment(client, db)
         if not pos.is_over:
             break
     w, b = pos.stores  # set 1: white is the first mover
-    m = services.match_result_enter(
+    m = result_services.match_result_enter(
         match=rnd.matches.get(board=1),
         sets=[SetInput(w, b, termination="white_withdrew", moves=" ".join(map(str, moves)))], user=org,
     )

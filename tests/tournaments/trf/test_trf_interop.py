@@ -28,7 +28,7 @@ from federation.models import Club, Player
 from tests.factories import organiser
 from tests.shared_data import shared_glob
 from tests.tournaments.trf.trf_picture import picture
-from tournaments import services
+from tournaments.rounds import services
 from tournaments.trf import players as trf_players
 from tournaments.models import Absence, CoinToss, Entry, ForbiddenPair, Match, Round, Tournament
 from tournaments.selectors import tournament_standings

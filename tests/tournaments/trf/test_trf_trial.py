@@ -24,6 +24,9 @@ from federation.errors import ValidationFailed
 from federation.models import Club, Player
 from tests.factories import PlayerFactory, organiser
 from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.history import selectors as history
 from tournaments.trf.model import TrfError
 from tournaments.trf.reader import parse_trf
@@ -251,11 +254,11 @@ def test_after_a_round_paired_here_the_rank_column_is_ours():
     t = _import(text, user=org).tournament
     assert {p.rank for p in parse_trf(tournament_export_trf(tournament=t)).players} == {1, 2, 3, 4}
     assert [p.rank for p in parse_trf(tournament_export_trf(tournament=t)).players] == [4, 3, 2, 1]
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="x")
-    services.round_publish(round=rnd, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="x")
+    round_services.round_publish(round=rnd, user=org)
     for m in rnd.matches.filter(kind="game"):
-        services.match_result_enter(match=m, forfeit="black", user=org)
-    services.round_close(round=rnd, user=org)
+        result_services.match_result_enter(match=m, forfeit="black", user=org)
+    round_services.round_close(round=rnd, user=org)
     from tournaments.selectors import tournament_standings
 
     ours = {line.start_no: line.rank for line in tournament_standings(tournament=t).lines}
@@ -562,8 +565,8 @@ def test_the_history_shows_labels_and_no_rated_for_a_bye():
     t = services.tournament_create(name="Geçmiş Deneme", rounds_total=3, created_by=org)
     services.tournament_update(tournament=t, user=org, tiebreak_rules="2026", reason="x")
     for i in range(3):
-        services.entry_add(tournament=t, player=PlayerFactory(last_name=f"Oyuncu{i}", first_name="Ayşe"))
-    services.round_pair(tournament=t, user=org, coin_seed="x")
+        entry_services.entry_add(tournament=t, player=PlayerFactory(last_name=f"Oyuncu{i}", first_name="Ayşe"))
+    round_services.round_pair(tournament=t, user=org, coin_seed="x")
     with translation.override("en"):
         item = next(i for i in history.tournament_history(tournament=t) if i.action == "round.pair")
         rows = item.changes()

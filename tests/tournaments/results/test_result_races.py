@@ -16,6 +16,9 @@ from django.utils import translation
 from tests.factories import PlayerFactory, organiser, referee
 from tests.racing import api_client, race, result_body
 from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.invariants import check_invariants
 from tournaments.models import Match, Round, SetResult, Tournament
 
@@ -31,9 +34,9 @@ def _hall(name: str):
     ref = referee(username=f"{name}-ref")
     t = services.tournament_create(name=f"Yarış {name}", rounds_total=3, created_by=org)
     for i in range(4):
-        services.entry_add(tournament=t, player=PlayerFactory(rating=1800 - 10 * i), user=org)
-    rnd = services.round_pair(tournament=t, user=org, coin_seed=name)
-    services.round_publish(round=rnd, user=org)
+        entry_services.entry_add(tournament=t, player=PlayerFactory(rating=1800 - 10 * i), user=org)
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed=name)
+    round_services.round_publish(round=rnd, user=org)
     return Tournament.objects.get(pk=t.pk), org, ref
 
 
@@ -92,9 +95,9 @@ def _reset_round(t, org):
     if rnd is not None:
         SetResult.objects.filter(match__round=rnd).delete()
         Match.objects.filter(round=rnd).update(white_points=None, black_points=None, result_entered_at=None)
-        services.round_delete(round=rnd, reason="yarış denemesi")
+        round_services.round_delete(round=rnd, reason="yarış denemesi")
     t.refresh_from_db()
-    services.round_publish(round=services.round_pair(tournament=t, coin_seed="undo"))
+    round_services.round_publish(round=round_services.round_pair(tournament=t, coin_seed="undo"))
 
 
 @on_postgresql
@@ -138,9 +141,9 @@ def test_a_result_for_a_board_whose_pairing_was_just_undone_answers_409():
     (it answered 500, Match.DoesNotExist, before issue 23). The same on PostgreSQL."""
     t, org, ref = _hall("seq")
     m = Match.objects.select_related("round__tournament").get(round__tournament=t, round__number=1, board=1)
-    services.round_delete(round=m.round, user=org, reason="yanlış eşlendi")
+    round_services.round_delete(round=m.round, user=org, reason="yanlış eşlendi")
     with pytest.raises(services.Conflict) as exc, translation.override("en"):
-        services.match_result_enter(match=m, user=ref, sets=[services.SetInput(white_store=30, black_store=18)])
+        result_services.match_result_enter(match=m, user=ref, sets=[result_services.SetInput(white_store=30, black_store=18)])
     assert exc.value.status == 409 and exc.value.code == "pairing_undone"
     assert str(exc.value.message) == ("The pairing of round 1 was undone meanwhile; this board no longer exists. "
                                       "Reload the round.")

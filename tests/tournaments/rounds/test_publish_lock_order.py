@@ -15,6 +15,8 @@ from federation.errors import Conflict
 from tests.factories import PlayerFactory, organiser
 from tests.racing import race
 from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.rounds import services as round_services
 from tournaments.models import Round, Tournament
 
 TRIALS = 20
@@ -24,8 +26,8 @@ def _paired(name: str):
     org = organiser(username=f"{name}-org")
     t = services.tournament_create(name=f"Kilit {name}", rounds_total=3, created_by=org)
     for i in range(4):
-        services.entry_add(tournament=t, player=PlayerFactory(rating=1800 - 10 * i), user=org)
-    return t, org, services.round_pair(tournament=t, user=org, coin_seed=name)
+        entry_services.entry_add(tournament=t, player=PlayerFactory(rating=1800 - 10 * i), user=org)
+    return t, org, round_services.round_pair(tournament=t, user=org, coin_seed=name)
 
 
 def _table(sql: str) -> str:
@@ -36,7 +38,7 @@ def _table(sql: str) -> str:
 def test_publish_locks_tournament_then_round_then_boards():
     t, org, rnd = _paired("sira")
     with CaptureQueriesContext(connection) as ctx:
-        services.round_publish(round=Round.objects.get(pk=rnd.pk), user=org)
+        round_services.round_publish(round=Round.objects.get(pk=rnd.pk), user=org)
     order = ["tournaments_tournament", "tournaments_round", "tournaments_match"]
     reads = [q["sql"] for q in ctx.captured_queries if q["sql"].startswith("SELECT")]
     if connection.features.has_select_for_update:  # PostgreSQL: the locking reads are exactly these, in order
@@ -54,8 +56,8 @@ def test_publish_racing_the_undone_pairing_never_deadlocks():
     outcomes = {"publish first": 0, "undo first": 0, "undo before": 0}
     for trial in range(TRIALS):
         published, undone = race([
-            lambda: services.round_publish(round=Round.objects.get(pk=rnd.pk), user=org),
-            lambda: services.round_delete(round=Round.objects.get(pk=rnd.pk), user=org, reason="yanlış"),
+            lambda: round_services.round_publish(round=Round.objects.get(pk=rnd.pk), user=org),
+            lambda: round_services.round_delete(round=Round.objects.get(pk=rnd.pk), user=org, reason="yanlış"),
         ])
         assert not isinstance(undone, BaseException), (trial, undone)
         if isinstance(published, Round.DoesNotExist):  # the undo committed before publish read the round
@@ -67,6 +69,6 @@ def test_publish_racing_the_undone_pairing_never_deadlocks():
             assert published.status == Round.Status.PUBLISHED
             outcomes["publish first"] += 1
         assert not Round.objects.filter(tournament=t).exists()
-        rnd = services.round_pair(tournament=Tournament.objects.get(pk=t.pk), user=org, coin_seed=f"y{trial}")
+        rnd = round_services.round_pair(tournament=Tournament.objects.get(pk=t.pk), user=org, coin_seed=f"y{trial}")
     assert sum(outcomes.values()) == TRIALS
     print(outcomes)

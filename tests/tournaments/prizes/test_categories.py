@@ -21,12 +21,16 @@ from rest_framework.test import APIClient
 
 from federation.errors import NotFound, PermissionDenied, ValidationFailed
 from tests.factories import ClubFactory, PlayerFactory, TournamentFactory, UserFactory, organiser
-from tournaments import selectors, services
+from tournaments import selectors
+from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.prizes import selectors as category_selectors
 from tournaments.prizes import services as category_services
 from tournaments.history import selectors as history
 from tournaments.models import Category, Entry, Prize, Tournament
-from tournaments.services import SetInput
+from tournaments.results.services import SetInput
 from tournaments.standings.categories import (
     CategoryPlace,
     CategoryRule,
@@ -231,14 +235,14 @@ def build_open(org, *, rounds_played=3, slug="okullar-acik"):
     t = services.tournament_create(name="Okullar Arası Açık", rounds_total=3, created_by=org, slug=slug,
                                    start_date=dt.date(2026, 3, 1))
     for i in range(10):
-        services.entry_add(tournament=t, player=PlayerFactory(last_name=f"Öğrenci{i + 1}", first_name="Ayşe",
-                                                              rating=1900 - 50 * i))
+        entry_services.entry_add(tournament=t, player=PlayerFactory(last_name=f"Öğrenci{i + 1}", first_name="Ayşe",
+                                                                    rating=1900 - 50 * i))
     for n in range(1, rounds_played + 1):
-        rnd = services.round_pair(tournament=t, user=org, coin_seed="kategori" if n == 1 else None)
-        services.round_publish(round=rnd, user=org)
+        rnd = round_services.round_pair(tournament=t, user=org, coin_seed="kategori" if n == 1 else None)
+        round_services.round_publish(round=rnd, user=org)
         for m in rnd.matches.filter(kind="game").order_by("board"):
-            services.match_result_enter(match=m, sets=WHITE_WINS if m.board % 2 else BLACK_WINS, user=org)
-        services.round_close(round=rnd, user=org)
+            result_services.match_result_enter(match=m, sets=WHITE_WINS if m.board % 2 else BLACK_WINS, user=org)
+        round_services.round_close(round=rnd, user=org)
     services.standings_publish(tournament=t, user=org)
     t.refresh_from_db()
     lines = selectors.tournament_standings(tournament=t, public_only=True).lines
@@ -642,7 +646,7 @@ def test_ages_are_counted_in_the_events_year_else_the_start_year(org, english):
 
     t = TournamentFactory(created_by=org, start_date=None)
     born_2014 = PlayerFactory(birth_year=2014)
-    services.entry_add(tournament=t, player=born_2014)
+    entry_services.entry_add(tournament=t, player=born_2014)
     u12 = category_services.category_quick_add(tournament=t, preset="U12", user=org)
     this_year = timezone.localdate().year
     assert category_selectors.category_age_year(t) == this_year

@@ -11,10 +11,16 @@ from django.urls import reverse
 from federation.errors import Conflict, ValidationFailed
 from tests.factories import PlayerFactory, organiser, referee
 from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.knockout import services as knockout
+from tournaments.knockout import selectors as knockout_selectors
+from tournaments.knockout import settings as knockout_settings
+from tournaments.knockout import stages as knockout_stages
 from tournaments.invariants import check_tournament
 from tournaments.models import Match, Round, Tournament
-from tournaments.services import SetInput
+from tournaments.results.services import SetInput
 
 pytestmark = pytest.mark.django_db
 
@@ -42,13 +48,13 @@ def make_knockout(n: int = 8, *, org=None, **settings) -> tuple[Tournament, obje
     settings.setdefault("knockout_sets", [3, 3, 5])
     t = services.tournament_create(name=f"Eleme {n}", rounds_total=1, system="knockout", created_by=org, **settings)
     for i in range(n):
-        services.entry_add(tournament=t, player=PlayerFactory(rating=2000 - 10 * i, last_name=f"Oyuncu{i + 1:02d}"))
+        entry_services.entry_add(tournament=t, player=PlayerFactory(rating=2000 - 10 * i, last_name=f"Oyuncu{i + 1:02d}"))
     return t, org
 
 
 def pair_and_publish(t, org, seed="kura") -> Round:
-    rnd = services.round_pair(tournament=t, user=org, coin_seed=seed)
-    services.round_publish(round=rnd, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed=seed)
+    round_services.round_publish(round=rnd, user=org)
     t.refresh_from_db()  # rounds_total follows from the bracket
     return rnd
 
@@ -60,9 +66,9 @@ def seeds(m: Match) -> tuple[int, int | None]:
 def win_for(m: Match, start_no: int, ref) -> Match:
     """Enter a 2–0 (3 planned sets) or 3–0 (5) win for the player with starting number ``start_no``."""
     m.refresh_from_db()
-    n = knockout.sets_for_round(m.round.tournament, m.round.number)
+    n = knockout_settings.sets_for_round(m.round.tournament, m.round.number)
     one = W if m.white.start_no == start_no else L
-    return services.match_result_enter(match=m, sets=[one] * (n // 2 + 1), user=ref, expected_version=m.version)
+    return result_services.match_result_enter(match=m, sets=[one] * (n // 2 + 1), user=ref, expected_version=m.version)
 
 
 def play_round(rnd: Round, ref, *, winners=None) -> None:
@@ -83,7 +89,7 @@ def test_create_a_knockout_with_its_settings():
     t.refresh_from_db()
     assert (t.system, t.knockout_sets, t.third_place_match, t.level_match_rule, t.max_deciders) == (
         "knockout", [3, 5], True, "deciders_then_seed", 2)
-    assert [knockout.sets_for_round(t, r) for r in (1, 2, 3)] == [3, 5, 3]  # beyond the list: sets_per_match
+    assert [knockout_settings.sets_for_round(t, r) for r in (1, 2, 3)] == [3, 5, 3]  # beyond the list: sets_per_match
 
 
 @pytest.mark.parametrize("kwargs, field", [
@@ -111,7 +117,7 @@ def test_a_swiss_takes_no_knockout_setting():
 
 def test_round_one_seeds_one_v_eight_with_a_coin_toss_per_match():
     t, org = make_knockout(8)
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="ankara")
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="ankara")
     t.refresh_from_db()
     assert t.rounds_total == 3 and t.status == "running"
     boards = list(rnd.matches.select_related("white", "black").order_by("board"))
@@ -129,7 +135,7 @@ def test_round_one_seeds_one_v_eight_with_a_coin_toss_per_match():
 
 def test_byes_go_to_the_top_seeds():
     t, org = make_knockout(6)
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="bay")
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="bay")
     boards = list(rnd.matches.select_related("white", "black").order_by("board"))
     assert [(m.board, m.kind, tuple(sorted(x for x in seeds(m) if x))) for m in boards] == [
         (1, "bye", (1,)), (2, "game", (4, 5)), (3, "bye", (2,)), (4, "game", (3, 6))]
@@ -141,9 +147,9 @@ def test_next_round_is_refused_while_a_match_is_undecided():
     rnd = pair_and_publish(t, org)
     ref = referee()
     m = rnd.matches.get(board=1)
-    services.match_result_enter(match=m, sets=[W, L, D], user=ref)  # level: a decider is needed
+    result_services.match_result_enter(match=m, sets=[W, L, D], user=ref)  # level: a decider is needed
     with pytest.raises(Conflict) as exc:
-        services.round_pair(tournament=t, user=org)
+        round_services.round_pair(tournament=t, user=org)
     assert exc.value.code == "knockout_undecided" and "boards 1, 2" in exc.value.message
 
 
@@ -153,27 +159,27 @@ def test_later_rounds_from_the_winners_and_the_match_for_third_place():
     r1 = pair_and_publish(t, org, "r1")
     # upsets on boards 2 (5 beats 4) and 4 (6 beats 3)
     play_round(r1, ref, winners={2: 5, 4: 6})
-    services.round_close(round=r1, user=org)
+    round_services.round_close(round=r1, user=org)
     r2 = pair_and_publish(t, org, "r2")
     assert [tuple(sorted(seeds(m))) for m in r2.matches.order_by("board")] == [(1, 5), (2, 6)]
     play_round(r2, ref, winners={2: 6})
-    services.round_close(round=r2, user=org)
+    round_services.round_close(round=r2, user=org)
     r3 = pair_and_publish(t, org, "r3")
     final, third = r3.matches.order_by("board")
     assert (tuple(sorted(seeds(final))), final.third_place) == ((1, 6), False)
     assert (tuple(sorted(seeds(third))), third.third_place, third.board) == ((2, 5), True, 2)
     # the final is a 5-set match (knockout_sets [3, 3, 5]): 2–0 is not yet decided
-    m = services.match_result_enter(match=final, sets=[W, W], user=ref)
+    m = result_services.match_result_enter(match=final, sets=[W, W], user=ref)
     assert m.white_points is None
     win_for(final, 6, ref)
     win_for(third, 5, ref)
-    services.round_close(round=r3, user=org)
+    round_services.round_close(round=r3, user=org)
     with pytest.raises(Conflict):
-        services.round_pair(tournament=t, user=org)
+        round_services.round_pair(tournament=t, user=org)
     services.standings_publish(tournament=t, user=org)
     t.refresh_from_db()
     assert t.status == "finished"
-    b = knockout.final_ranking(tournament=t, public_only=True)
+    b = knockout_selectors.final_ranking(tournament=t, public_only=True)
     assert [(x.rank, x.shared, x.side.seed) for x in b.ranking] == [
         (1, False, 6), (2, False, 1), (3, False, 5), (4, False, 2), (5, True, 3), (5, True, 4), (5, True, 7),
         (5, True, 8)]
@@ -196,11 +202,11 @@ def first_board():
 def test_a_level_match_goes_to_deciders_started_by_the_lot(first_board):
     t, org, m = first_board
     ref = referee()
-    m = services.match_result_enter(match=m, sets=[W, L, D], user=ref)
+    m = result_services.match_result_enter(match=m, sets=[W, L, D], user=ref)
     # level after its 3 sets: undecided, and the lot for the first decider is drawn at once
     assert m.white_points is None and m.decider_starter in ("white", "black") and m.decided_by == ""
-    m = services.match_result_enter(match=m, sets=[W, L, D, D, L], user=ref, expected_version=m.version,
-                                    decider_starter="black")
+    m = result_services.match_result_enter(match=m, sets=[W, L, D, D, L], user=ref, expected_version=m.version,
+                                           decider_starter="black")
     assert (m.white_points, m.black_points, m.decided_by, m.decider_starter) == (
         Decimal("0"), Decimal("1"), "deciders", "black")
     # set starters: white, black, white, then the deciders by the lot (black) and alternating (white)
@@ -214,11 +220,11 @@ def test_a_level_match_goes_to_deciders_started_by_the_lot(first_board):
 def test_a_decider_is_refused_when_the_match_was_won(first_board):
     _t, _org, m = first_board
     with pytest.raises(ValidationFailed) as exc:
-        services.match_result_enter(match=m, sets=[W, L, W, W], user=referee())
+        result_services.match_result_enter(match=m, sets=[W, L, W, W], user=referee())
     assert exc.value.field == "sets[4]" and "already won" in exc.value.message
     assert m.sets.count() == 0  # nothing half-saved
     with pytest.raises(ValidationFailed) as exc:
-        services.match_result_enter(match=m, sets=[W, L, D, W, L], user=referee())  # after a won decider
+        result_services.match_result_enter(match=m, sets=[W, L, D, W, L], user=referee())  # after a won decider
     assert exc.value.field == "sets[5]"
 
 
@@ -227,9 +233,9 @@ def test_the_higher_seed_advances_when_the_event_says_so():
     rnd = pair_and_publish(t, org)
     m = rnd.matches.select_related("white", "black").get(board=1)
     with pytest.raises(ValidationFailed) as exc:
-        services.match_result_enter(match=m, sets=[W, L, D, W], user=referee())
+        result_services.match_result_enter(match=m, sets=[W, L, D, W], user=referee())
     assert exc.value.field == "sets[4]" and "higher seed" in exc.value.message
-    m = services.match_result_enter(match=m, sets=[L, W, D], user=referee())
+    m = result_services.match_result_enter(match=m, sets=[L, W, D], user=referee())
     winner = m.white if m.white_points == 1 else m.black
     assert (winner.start_no, m.decided_by) == (1, "seed")
 
@@ -238,17 +244,17 @@ def test_an_agreed_number_of_deciders_then_the_higher_seed():
     t, org = make_knockout(4, level_match_rule="deciders_then_seed", max_deciders=1)
     rnd = pair_and_publish(t, org)
     m = rnd.matches.select_related("white", "black").get(board=2)  # seeds 2 and 3
-    m = services.match_result_enter(match=m, sets=[W, L, D, D], user=referee(), decider_starter="white")
+    m = result_services.match_result_enter(match=m, sets=[W, L, D, D], user=referee(), decider_starter="white")
     winner = m.white if m.white_points == 1 else m.black
     assert (winner.start_no, m.decided_by) == (2, "seed")
     with pytest.raises(ValidationFailed) as exc:
-        services.match_result_enter(match=m, sets=[W, L, D, D, W], user=referee(), expected_version=m.version)
+        result_services.match_result_enter(match=m, sets=[W, L, D, D, W], user=referee(), expected_version=m.version)
     assert exc.value.field == "sets[5]" and "at most 1" in exc.value.message
 
 
 def test_a_forfeit_decides_a_knockout_match(first_board):
     _t, _org, m = first_board
-    m = services.match_result_enter(match=m, forfeit="white", user=referee())
+    m = result_services.match_result_enter(match=m, forfeit="white", user=referee())
     assert (m.white_points, m.black_points, m.decided_by) == (Decimal("0"), Decimal("1"), "forfeit")
 
 
@@ -257,30 +263,30 @@ def test_a_correction_may_not_change_who_advances_once_the_next_round_is_paired(
     ref = referee()
     r1 = pair_and_publish(t, org)
     play_round(r1, ref)
-    services.round_close(round=r1, user=org)
-    services.round_pair(tournament=t, user=org)
+    round_services.round_close(round=r1, user=org)
+    round_services.round_pair(tournament=t, user=org)
     m = r1.matches.select_related("white", "black").get(board=1)
     loser = max(m.white.start_no, m.black.start_no)
     with pytest.raises(Conflict) as exc:
-        services.match_result_enter(match=m, sets=[W if m.white.start_no == loser else L] * 2, user=org,
-                                    expected_version=m.version, reason="yanlış girildi")
+        result_services.match_result_enter(match=m, sets=[W if m.white.start_no == loser else L] * 2, user=org,
+                                           expected_version=m.version, reason="yanlış girildi")
     assert exc.value.code == "knockout_next_round_paired"
     # a correction that keeps the winner is fine
     winner_white = m.white.start_no != loser
     better = SetInput(33, 15) if winner_white else SetInput(15, 33)
-    m = services.match_result_enter(match=m, sets=[better, better], user=org, expected_version=m.version,
-                                    reason="taşlar yanlış yazılmış")
+    m = result_services.match_result_enter(match=m, sets=[better, better], user=org, expected_version=m.version,
+                                           reason="taşlar yanlış yazılmış")
     assert list(m.sets.values_list("white_stones", flat=True)) == [better.white_store] * 2
 
 
 def test_a_knockout_refuses_hand_changes_and_late_entries():
     t, org = make_knockout(4)
-    rnd = services.round_pair(tournament=t, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org)
     with pytest.raises(Conflict):
-        services.round_swap_pairing(round=rnd, board_a=1, board_b=2, swap="black", reason="x", user=org)
-    services.round_publish(round=rnd, user=org)
+        round_services.round_swap_pairing(round=rnd, board_a=1, board_b=2, swap="black", reason="x", user=org)
+    round_services.round_publish(round=rnd, user=org)
     with pytest.raises(Conflict):
-        services.entry_add(tournament=t, player=PlayerFactory(), user=org)
+        entry_services.entry_add(tournament=t, player=PlayerFactory(), user=org)
 
 
 # --------------------------------------------------------------------------------------------
@@ -295,13 +301,13 @@ def test_a_final_stage_is_seeded_by_the_swiss_ranks(completed_tournament):
                                        qualified_from=swiss, qualifiers=4)
     assert stage.rounds_total == 2
     with pytest.raises(Conflict):  # its players come from the Swiss
-        services.entry_add(tournament=stage, player=PlayerFactory(), user=org)
+        entry_services.entry_add(tournament=stage, player=PlayerFactory(), user=org)
     from tournaments.selectors import tournament_standings
 
     top = [line.name for line in tournament_standings(tournament=swiss).lines[:4]]
-    entries = knockout.knockout_qualifiers_take(tournament=stage, user=org)
+    entries = knockout_stages.knockout_qualifiers_take(tournament=stage, user=org)
     assert [(e.start_no, e.player.full_name) for e in entries] == list(enumerate(top, start=1))
-    rnd = services.round_pair(tournament=stage, user=org, coin_seed="final")
+    rnd = round_services.round_pair(tournament=stage, user=org, coin_seed="final")
     pairs = [tuple(sorted(seeds(m))) for m in rnd.matches.select_related("white", "black").order_by("board")]
     assert pairs == [(1, 4), (2, 3)]  # Swiss winner v 4th, 2nd v 3rd
 
@@ -310,11 +316,11 @@ def test_a_final_stage_waits_for_the_end_of_the_swiss():
     org = organiser()
     swiss = services.tournament_create(name="İsviçre", rounds_total=3, created_by=org)
     for i in range(4):
-        services.entry_add(tournament=swiss, player=PlayerFactory(rating=1500 + i))
+        entry_services.entry_add(tournament=swiss, player=PlayerFactory(rating=1500 + i))
     stage = services.tournament_create(name="Final", rounds_total=1, system="knockout", created_by=org,
                                        qualified_from=swiss, qualifiers=2)
     with pytest.raises(Conflict) as exc:
-        services.round_pair(tournament=stage, user=org)
+        round_services.round_pair(tournament=stage, user=org)
     assert exc.value.field == "qualified_from"
 
 
@@ -359,13 +365,13 @@ def test_bracket_page_behind_the_publish_gate(client):
     ref = referee()
     r1 = pair_and_publish(t, org)
     play_round(r1, ref)
-    services.round_close(round=r1, user=org)
-    r2 = services.round_pair(tournament=t, user=org, coin_seed="final")  # paired, not published
+    round_services.round_close(round=r1, user=org)
+    r2 = round_services.round_pair(tournament=t, user=org, coin_seed="final")  # paired, not published
     page = client.get(reverse("bracket", args=[t.slug])).content.decode()
     assert page.count('data-testid="bracket-match"') == 3  # two semi-finals and the final's empty slot
     assert "Semi-finals" in page and "Final" in page
     assert "Oyuncu01" in page and 'data-testid="champion"' not in page
-    services.round_publish(round=r2, user=org)
+    round_services.round_publish(round=r2, user=org)
     win_for(r2.matches.select_related("white", "black").get(board=1), 2, ref)
     page = client.get(reverse("bracket", args=[t.slug])).content.decode()
     assert 'data-testid="champion"' in page and "Oyuncu02" in page.split('data-testid="champion"')[1][:200]
@@ -390,7 +396,7 @@ def test_standings_page_of_a_knockout_is_its_final_ranking(client):
     for n in (1, 2):
         rnd = pair_and_publish(t, org, f"s{n}")
         play_round(rnd, ref)
-        services.round_close(round=rnd, user=org)
+        round_services.round_close(round=rnd, user=org)
     services.standings_publish(tournament=t, user=org)
     page = client.get(reverse("standings", args=[t.slug])).content.decode()
     assert 'data-testid="knockout-ranking"' in page and 'data-testid="standings"' not in page
@@ -419,10 +425,10 @@ def test_a_play_off_breaks_a_tie_for_the_title(client):
     ref = referee()
     swiss = services.tournament_create(name="Baraj Turnuvası", rounds_total=1, created_by=org)
     for name in ("Birinci", "İkinci"):
-        services.entry_add(tournament=swiss, player=PlayerFactory(rating=1600, last_name=name))
+        entry_services.entry_add(tournament=swiss, player=PlayerFactory(rating=1600, last_name=name))
     rnd = pair_and_publish(swiss, org)
-    services.match_result_enter(match=rnd.matches.get(board=1), sets=[W, L, D], user=ref)  # ½–½
-    services.round_close(round=rnd, user=org)
+    result_services.match_result_enter(match=rnd.matches.get(board=1), sets=[W, L, D], user=ref)  # ½–½
+    round_services.round_close(round=rnd, user=org)
     services.standings_publish(tournament=swiss, user=org)
     swiss.refresh_from_db()
     assert [(x.rank, x.shared) for x in tournament_standings(tournament=swiss).lines] == [(1, True), (1, True)]
@@ -440,9 +446,9 @@ def test_a_play_off_breaks_a_tie_for_the_title(client):
         playoff_create(tournament=swiss, rank=2, user=org)  # nobody shares place 2
     prnd = pair_and_publish(playoff, org, "baraj")
     m = prnd.matches.select_related("white__player", "black__player").get()
-    m = services.match_result_enter(match=m, sets=[W, L, D, L], user=ref, decider_starter="white")
+    m = result_services.match_result_enter(match=m, sets=[W, L, D, L], user=ref, decider_starter="white")
     assert (m.decided_by, m.black_points) == ("deciders", Decimal("1"))
-    services.round_close(round=prnd, user=org)
+    round_services.round_close(round=prnd, user=org)
     # not counted before the play-off's result is published
     assert [x.shared for x in tournament_standings(tournament=swiss).lines] == [True, True]
     services.standings_publish(tournament=playoff, user=org)
@@ -468,7 +474,7 @@ def test_api_creates_a_knockout_and_serves_its_bracket(client):
     t = Tournament.objects.get(name="API Eleme")
     assert (t.system, t.knockout_sets, t.level_match_rule) == ("knockout", [3, 5], "higher_seed")
     for i in range(3):
-        services.entry_add(tournament=t, player=PlayerFactory(rating=1800 - i, last_name=f"Api{i + 1}"))
+        entry_services.entry_add(tournament=t, player=PlayerFactory(rating=1800 - i, last_name=f"Api{i + 1}"))
     rnd = pair_and_publish(t, org, "api")
     game = rnd.matches.get(kind="game")  # seeds 2 and 3; seed 1 has a bye
     url = f"/api/tournaments/{t.slug}/rounds/1/boards/{game.board}/result/"

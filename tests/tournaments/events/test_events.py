@@ -19,11 +19,13 @@ from rest_framework.test import APIClient
 from federation.errors import Conflict, PermissionDenied, ValidationFailed
 from tests.factories import PASSWORD, PlayerFactory, UserFactory, organiser
 from tournaments import services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.events import services as events
 from tournaments.events import sections
 from tournaments.models import Entry, Event, EventRegistration, Round, Tournament, TournamentRole
 from tournaments.events.sections import SectionRule, ages_for_birth_years, birth_years_for_ages, fitting_sections
-from tournaments.services import SetInput
+from tournaments.results.services import SetInput
 
 pytestmark = pytest.mark.django_db
 
@@ -285,7 +287,7 @@ def test_no_move_out_of_a_section_that_has_paired_a_round(school, org):
     for p in girls:
         events.event_register(event=event, player=p, user=org)
     events.event_sections_sync(event=event, user=org)
-    services.round_pair(tournament=kiz, user=org, coin_seed="okul")
+    round_services.round_pair(tournament=kiz, user=org, coin_seed="okul")
     reg = EventRegistration.objects.get(player=girls[0])
     with pytest.raises(Conflict) as exc:
         events.event_registration_move(registration=reg, section=orta, reason="yanlış bölüm", user=org)
@@ -304,10 +306,10 @@ def test_no_move_out_of_a_section_that_has_paired_a_round(school, org):
     # a player placed in a section that has already paired a round joins it late, with zero-point byes
     EventRegistration.objects.filter(pk=reg.pk).update(section=kiz)
     rnd = kiz.rounds.get()
-    services.round_publish(round=rnd, user=org)
+    round_services.round_publish(round=rnd, user=org)
     for m in rnd.matches.filter(kind="game"):
-        services.match_result_enter(match=m, sets=WHITE_WINS, user=org)
-    services.round_close(round=rnd, user=org)
+        result_services.match_result_enter(match=m, sets=WHITE_WINS, user=org)
+    round_services.round_close(round=rnd, user=org)
     newcomer = _pupil("Yeni", "f", 2017, 1000)
     events.event_register(event=event, player=newcomer, user=org)
     events.event_sections_sync(event=event, user=org)
@@ -343,7 +345,7 @@ def test_update_of_the_age_year_places_the_rule_placed_players_again(school, org
         events.event_update(event=event, user=org, slug="baska")
     events.event_sections_sync(event=event, user=org)
     assert orta.entries.count() == 2
-    services.round_pair(tournament=orta, user=org, coin_seed="x")
+    round_services.round_pair(tournament=orta, user=org, coin_seed="x")
     with pytest.raises(Conflict) as exc:
         events.event_update(event=event, user=org, reference_date=dt.date(2024, 9, 1))
     assert exc.value.field == "reference_date"
@@ -373,11 +375,11 @@ def _client(user=None) -> Client:
 
 def _play_through(section: Tournament, org) -> None:
     for _n in range(section.rounds_total):
-        rnd = services.round_pair(tournament=section, user=org, coin_seed="okul")
-        services.round_publish(round=rnd, user=org)
+        rnd = round_services.round_pair(tournament=section, user=org, coin_seed="okul")
+        round_services.round_publish(round=rnd, user=org)
         for m in rnd.matches.filter(kind="game"):
-            services.match_result_enter(match=m, sets=WHITE_WINS, user=org)
-        services.round_close(round=rnd, user=org)
+            result_services.match_result_enter(match=m, sets=WHITE_WINS, user=org)
+        round_services.round_close(round=rnd, user=org)
     services.standings_publish(tournament=section, user=org)
 
 
@@ -392,7 +394,7 @@ def played(school, org):
         events.event_register(event=event, player=_pupil(f"Oğlan{i}", "m", 2017), user=org)
     events.event_sections_sync(event=event, user=org)
     _play_through(kiz, org)
-    services.round_pair(tournament=erkek, user=org, coin_seed="okul")
+    round_services.round_pair(tournament=erkek, user=org, coin_seed="okul")
     for t in (kiz, erkek, orta):
         t.refresh_from_db()
     return event, kiz, erkek, orta

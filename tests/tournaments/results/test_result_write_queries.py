@@ -25,6 +25,8 @@ from rest_framework.test import APIClient
 from federation.prepared import PreparedRead
 from tests.factories import PlayerFactory, UserFactory, organiser
 from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.rounds import services as round_services
 from tournaments.history import selectors as history
 from tournaments.models import Match, SetResult, Tournament, TournamentRole
 from tournaments.serializers import MatchResultOutputSerializer, match_result_data
@@ -49,9 +51,9 @@ def hall():
     org = organiser(username="wq-org")
     t = services.tournament_create(name="Yazma Yolu Açık", rounds_total=3, created_by=org)
     for i in range(4):
-        services.entry_add(tournament=t, player=PlayerFactory(rating=1800 - 10 * i), user=org)
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="wq")
-    services.round_publish(round=rnd, user=org)
+        entry_services.entry_add(tournament=t, player=PlayerFactory(rating=1800 - 10 * i), user=org)
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="wq")
+    round_services.round_publish(round=rnd, user=org)
     ref = UserFactory(username="wq-ref", first_name="Rana", last_name="Hakem")
     TournamentRole.objects.create(tournament=t, user=ref, role=TournamentRole.Role.REFEREE)
     token = Token.objects.create(user=ref)
@@ -139,7 +141,7 @@ def test_a_correction_with_the_version_in_the_body_and_an_organisers_closed_roun
     assert len(sqls) <= MAX_STATEMENTS + TOURNAMENT_LOCK, "\n".join(sqls)
     assert [x["white_stones"] for x in r.json()["sets"]] == [30, 20, 25]
 
-    services.round_close(round=t.rounds.get(number=1), user=org)
+    round_services.round_close(round=t.rounds.get(number=1), user=org)
     before = Tournament.objects.get(pk=t.pk)
     boss = APIClient(HTTP_ACCEPT_LANGUAGE="en")
     boss.force_authenticate(org)

@@ -10,6 +10,9 @@ from django.test import Client
 
 from tests.factories import PASSWORD, PlayerFactory, TournamentRoleFactory, UserFactory, organiser
 from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.models import Match, TournamentRole
 
 pytestmark = pytest.mark.django_db
@@ -25,10 +28,10 @@ def _event(org, name: str, *, publish: bool = True, players=(("Ayşe", "Kılıç
                                                              ("Cem", "Demir"), ("Derya", "Er"))):
     t = services.tournament_create(name=name, rounds_total=3, created_by=org)
     for i, (first, last) in enumerate(players):
-        services.entry_add(tournament=t, player=PlayerFactory(first_name=first, last_name=last, rating=1900 - 100 * i))
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="seed")
+        entry_services.entry_add(tournament=t, player=PlayerFactory(first_name=first, last_name=last, rating=1900 - 100 * i))
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="seed")
     if publish:
-        services.round_publish(round=rnd, user=org)
+        round_services.round_publish(round=rnd, user=org)
     return t, rnd
 
 
@@ -130,7 +133,7 @@ def test_a_stale_version_is_summarised_without_a_set(org, hakem):
     t, _rnd = _event(org, "Sürüm")
     TournamentRoleFactory(tournament=t, user=hakem, role=TournamentRole.Role.REFEREE)
     m = _board1(t)
-    services.match_result_enter(match=m, sets=[services.SetInput(30, 18), services.SetInput(30, 18)], user=org)
+    result_services.match_result_enter(match=m, sets=[result_services.SetInput(30, 18), result_services.SetInput(30, 18)], user=org)
     data = _post(t, 1, [(18, 30), (18, 30)], version=m.version)  # the version before the organiser's save
     page = _client(hakem).post(f"/t/{t.slug}/round/1/board/1/", data).content.decode()
     summary = re.search(r'id="result-errors"(.*?)</div>', page, re.S).group(1)
@@ -159,7 +162,7 @@ def test_referee_home_lists_only_their_tournaments_current_round(org, hakem, dja
     for t in (mine, waiting):
         TournamentRoleFactory(tournament=t, user=hakem, role=TournamentRole.Role.REFEREE)
     m = _board1(mine)
-    services.match_result_enter(match=m, sets=[services.SetInput(30, 18), services.SetInput(30, 18)], user=org)
+    result_services.match_result_enter(match=m, sets=[result_services.SetInput(30, 18), result_services.SetInput(30, 18)], user=org)
     c = _client(hakem)
     page = c.get("/referee/").content.decode()
     assert "Benim Turnuvam" in page and "Yayımlanmamış" in page
@@ -216,7 +219,7 @@ def test_a_conflict_shows_what_was_saved_by_whom_and_when_and_keeps_my_numbers(o
     org.save()
     m = _board1(t)
     seen = m.version
-    services.match_result_enter(match=m, sets=[services.SetInput(30, 18), services.SetInput(28, 20)], user=org)
+    result_services.match_result_enter(match=m, sets=[result_services.SetInput(30, 18), result_services.SetInput(28, 20)], user=org)
     Match.objects.filter(pk=m.pk).update(result_entered_at=dt.datetime(2026, 5, 1, 11, 7, tzinfo=dt.timezone.utc))
     current = Match.objects.get(pk=m.pk).version
     c = _client(hakem)
@@ -246,7 +249,7 @@ def test_a_board_with_a_result_says_who_entered_it_and_when(org, hakem):
     c = _client(hakem)
     assert "Result entered by" not in c.get(f"/t/{t.slug}/round/1/board/1/").content.decode()
     m = _board1(t)
-    services.match_result_enter(match=m, sets=[services.SetInput(30, 18), services.SetInput(28, 20)], user=org)
+    result_services.match_result_enter(match=m, sets=[result_services.SetInput(30, 18), result_services.SetInput(28, 20)], user=org)
     Match.objects.filter(pk=m.pk).update(result_entered_at=dt.datetime(2026, 5, 1, 21, 30, tzinfo=dt.timezone.utc))
     page = c.get(f"/t/{t.slug}/round/1/board/1/").content.decode()
     note = re.search(r'<p class="note result-entered">(.*?)</p>', page, re.S)
@@ -257,6 +260,6 @@ def test_a_board_with_a_result_says_who_entered_it_and_when(org, hakem):
 def test_referee_board_names_wrap_instead_of_an_ellipsis():
     from pathlib import Path
 
-    css = (Path(__file__).resolve().parents[2] / "static/css/site.css").read_text()
+    css = (Path(__file__).resolve().parents[3] / "static/css/site.css").read_text()
     rule = re.search(r"\.board-link \.names span \{([^}]*)\}", css).group(1)
     assert "ellipsis" not in rule and "nowrap" not in rule and "line-clamp:2" in rule

@@ -13,10 +13,13 @@ from rest_framework.test import APIClient
 from federation.errors import Conflict, ValidationFailed
 from tests.factories import PASSWORD, PlayerFactory, UserFactory, organiser, referee
 from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.teams import selectors as team_selectors
 from tournaments.teams import services as teams
 from tournaments.models import Match, Round, Team, TeamMatch, TeamMember, Tournament
-from tournaments.services import SetInput
+from tournaments.results.services import SetInput
 
 pytestmark = pytest.mark.django_db
 
@@ -158,8 +161,8 @@ def test_lineup_skips_withdrawn_and_absent_players_with_a_forfeit_on_the_last_bo
     t = make_event(org, n_teams=2, reserves=1, rounds=1)
     a, b = t.teams.order_by("seed_no")
     # A: board 2 withdrawn, board 3 absent this round -> A1, A4, A5 (reserve) play boards 1-3, board 4 empty
-    services.entry_withdraw(entry=a.members.get(board=2).entry, user=org)
-    services.entry_request_bye(entry=a.members.get(board=3).entry, round_number=1, kind="zero", user=org)
+    entry_services.entry_withdraw(entry=a.members.get(board=2).entry, user=org)
+    entry_services.entry_request_bye(entry=a.members.get(board=3).entry, round_number=1, kind="zero", user=org)
     rnd = teams.team_round_pair(tournament=t, user=org, coin_seed="x")
     tm = rnd.team_matches.get()
     a_first = tm.white_team_id == a.id
@@ -185,11 +188,11 @@ def _enter(rnd, table, team_board, first_scores: str, ref):
     m = board(rnd, table, team_board)
     first_is_white = team_board % 2 == 1
     if first_scores == "+":
-        services.match_result_enter(match=m, forfeit="black" if first_is_white else "white", user=ref)
+        result_services.match_result_enter(match=m, forfeit="black" if first_is_white else "white", user=ref)
         return
     sets = {"=": DRAWN, "1": WHITE_WINS if first_is_white else BLACK_WINS,
             "0": BLACK_WINS if first_is_white else WHITE_WINS}[first_scores]
-    services.match_result_enter(match=m, sets=sets, user=ref)
+    result_services.match_result_enter(match=m, sets=sets, user=ref)
 
 
 def play(t, org, ref, script):
@@ -197,18 +200,18 @@ def play(t, org, ref, script):
     the first-named team's view."""
     for n, tables in enumerate(script, start=1):
         rnd = teams.team_round_pair(tournament=t, user=org, coin_seed="seed" if n == 1 else None)
-        services.round_publish(round=rnd, user=org)
+        round_services.round_publish(round=rnd, user=org)
         for table, results in enumerate(tables, start=1):
             for b, r in enumerate(results, start=1):
                 _enter(rnd, table, b, r, ref)
-        services.round_close(round=rnd, user=org)
+        round_services.round_close(round=rnd, user=org)
 
 
 def test_team_match_result_follows_the_boards():
     org, ref = organiser(), referee()
     t = make_event(org, n_teams=2, rounds=1)
     rnd = teams.team_round_pair(tournament=t, user=org, coin_seed="x")
-    services.round_publish(round=rnd, user=org)
+    round_services.round_publish(round=rnd, user=org)
 
     def score():
         (row,) = team_selectors.round_team_matches(round=rnd)
@@ -323,7 +326,7 @@ def test_swiss_team_rounds_pair_by_match_points_with_a_bye():
     assert bye.white_team.short_name == "E"
     # the bye team's players get pairing-allocated byes worth bye_points (1) each: 2 board points, 2 match points
     assert sorted(bye.boards.values_list("kind", "bye_kind", "white_points")) == [("bye", "pab", 1), ("bye", "pab", 1)]
-    services.round_publish(round=rnd, user=org)
+    round_services.round_publish(round=rnd, user=org)
     # A beats C 2-0, B and D draw 1-1
     for tm in tms:
         if tm.black_team is None:
@@ -332,7 +335,7 @@ def test_swiss_team_rounds_pair_by_match_points_with_a_bye():
         for b in (1, 2):
             _enter(rnd, tm.number, b, ("1" if tm.white_team.short_name == "A" else "0") if pair == {"A", "C"} else "=",
                    ref)
-    services.round_close(round=rnd, user=org)
+    round_services.round_close(round=rnd, user=org)
     st = team_selectors.team_standings_table(tournament=t)
     assert [(line.short_name, line.match_points) for line in st.lines][:2] == [("A", 2), ("E", 2)]
     # round 2: scores A 2, E 2 (bye), B 1, D 1, C 0. The bye goes to C (lowest score, C.04.3 C.5; E had one

@@ -10,9 +10,12 @@ from rest_framework.test import APIClient
 from federation.errors import Conflict, PermissionDenied, ValidationFailed
 from tests.factories import PASSWORD, PlayerFactory, UserFactory, organiser, referee
 from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.history import selectors as history
 from tournaments.models import ForbiddenPair, Tournament
-from tournaments.services import SetInput
+from tournaments.results.services import SetInput
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +36,7 @@ def org():
 def make_swiss(org, *, n=4, rounds=3, name="Yasaklı Eşler Açık", system=Tournament.System.SWISS):
     t = services.tournament_create(name=name, rounds_total=rounds, created_by=org, system=system)
     for i in range(n):
-        services.entry_add(
+        entry_services.entry_add(
             tournament=t, player=PlayerFactory(last_name=f"Oyuncu{i + 1}", first_name="Ali", rating=2000 - 100 * i)
         )
     return t
@@ -52,10 +55,10 @@ def met(rnd, a: int, b: int) -> bool:
 
 
 def play(rnd, org):
-    services.round_publish(round=rnd, user=org)
+    round_services.round_publish(round=rnd, user=org)
     for m in rnd.matches.filter(kind="game"):
-        services.match_result_enter(match=m, sets=WHITE_WINS, user=org)
-    services.round_close(round=rnd, user=org)
+        result_services.match_result_enter(match=m, sets=WHITE_WINS, user=org)
+    round_services.round_close(round=rnd, user=org)
 
 
 # --------------------------------------------------------------------------------------------
@@ -65,11 +68,11 @@ def play(rnd, org):
 
 def test_the_pairing_avoids_a_forbidden_pair_of_the_round(org):
     t = make_swiss(org)
-    services.forbidden_pair_add(tournament=t, first=entry(t, 3), second=entry(t, 1), last_round=1,
-                                reason="kardeşler", user=org)
+    round_services.forbidden_pair_add(tournament=t, first=entry(t, 3), second=entry(t, 1), last_round=1,
+                                      reason="kardeşler", user=org)
     pair = ForbiddenPair.objects.get(tournament=t)
     assert pair.first_id < pair.second_id  # stored in id order, whichever came first
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="w")
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="w")
     # C.04.3 round 1 would pair 1-3 and 2-4 (S1 = {1, 2}, S2 = {3, 4}); the pair moves to the next best
     assert not met(rnd, 1, 3)
     assert sorted(tuple(sorted(b)) for b in boards(rnd)) == [(1, 4), (2, 3)]
@@ -77,16 +80,16 @@ def test_the_pairing_avoids_a_forbidden_pair_of_the_round(org):
 
 def test_a_pair_outside_its_rounds_does_not_count(org):
     t = make_swiss(org)
-    services.forbidden_pair_add(tournament=t, first=entry(t, 1), second=entry(t, 3), first_round=2, user=org)
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="w")
+    round_services.forbidden_pair_add(tournament=t, first=entry(t, 1), second=entry(t, 3), first_round=2, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="w")
     assert met(rnd, 1, 3)  # the forbidden rounds start at 2
 
 
 def test_a_forbidden_pair_that_leaves_no_pairing_is_a_clear_400(org):
     t = make_swiss(org, n=2)
-    services.forbidden_pair_add(tournament=t, first=entry(t, 1), second=entry(t, 2), user=org)
+    round_services.forbidden_pair_add(tournament=t, first=entry(t, 1), second=entry(t, 2), user=org)
     with pytest.raises(ValidationFailed) as err:
-        services.round_pair(tournament=t, user=org, coin_seed="w")
+        round_services.round_pair(tournament=t, user=org, coin_seed="w")
     assert err.value.code == "no_pairing"
     assert err.value.field == "forbidden_pairs"
     assert "forbidden pair" in err.value.message
@@ -114,56 +117,56 @@ def test_refusals_name_the_field(org):
     ]
     for kwargs, field in cases:
         with pytest.raises(ValidationFailed) as err:
-            services.forbidden_pair_add(tournament=t, user=org, **kwargs)
+            round_services.forbidden_pair_add(tournament=t, user=org, **kwargs)
         assert err.value.field == field, (kwargs, err.value.message)
     assert not ForbiddenPair.objects.exists()
 
 
 def test_a_paired_round_never_changes(org):
     t = make_swiss(org)
-    play(services.round_pair(tournament=t, user=org, coin_seed="w"), org)
+    play(round_services.round_pair(tournament=t, user=org, coin_seed="w"), org)
     with pytest.raises(ValidationFailed) as err:
-        services.forbidden_pair_add(tournament=t, first=entry(t, 1), second=entry(t, 4), user=org)
+        round_services.forbidden_pair_add(tournament=t, first=entry(t, 1), second=entry(t, 4), user=org)
     assert err.value.field == "first_round"
     assert "round 2 or later" in err.value.message
     with pytest.raises(ValidationFailed) as err:
-        services.forbidden_pair_add(tournament=t, first=entry(t, 1), second=entry(t, 4), first_round=1,
-                                    last_round=1, user=org)
+        round_services.forbidden_pair_add(tournament=t, first=entry(t, 1), second=entry(t, 4), first_round=1,
+                                          last_round=1, user=org)
     assert err.value.field == "last_round"
-    pair = services.forbidden_pair_add(tournament=t, first=entry(t, 1), second=entry(t, 4), first_round=2, user=org)
+    pair = round_services.forbidden_pair_add(tournament=t, first=entry(t, 1), second=entry(t, 4), first_round=2, user=org)
     assert (pair.first_round, pair.last_round) == (2, None)
 
 
 def test_overlapping_pairs_of_the_same_players_are_refused(org):
     t = make_swiss(org, rounds=5)
-    services.forbidden_pair_add(tournament=t, first=entry(t, 1), second=entry(t, 2), first_round=1, last_round=2,
-                                user=org)
+    round_services.forbidden_pair_add(tournament=t, first=entry(t, 1), second=entry(t, 2), first_round=1, last_round=2,
+                                      user=org)
     with pytest.raises(Conflict):
-        services.forbidden_pair_add(tournament=t, first=entry(t, 2), second=entry(t, 1), first_round=2, user=org)
-    services.forbidden_pair_add(tournament=t, first=entry(t, 2), second=entry(t, 1), first_round=4, user=org)
+        round_services.forbidden_pair_add(tournament=t, first=entry(t, 2), second=entry(t, 1), first_round=2, user=org)
+    round_services.forbidden_pair_add(tournament=t, first=entry(t, 2), second=entry(t, 1), first_round=4, user=org)
     assert ForbiddenPair.objects.filter(tournament=t).count() == 2
 
 
 def test_round_robins_and_other_users_are_refused(org):
     rr = make_swiss(org, system=Tournament.System.ROUND_ROBIN, name="Berger")
     with pytest.raises(Conflict):
-        services.forbidden_pair_add(tournament=rr, first=entry(rr, 1), second=entry(rr, 2), user=org)
+        round_services.forbidden_pair_add(tournament=rr, first=entry(rr, 1), second=entry(rr, 2), user=org)
     t = make_swiss(org)
     for user in (referee(username="rana"), UserFactory(username="plain")):
         with pytest.raises(PermissionDenied):
-            services.forbidden_pair_add(tournament=t, first=entry(t, 1), second=entry(t, 2), user=user)
-    pair = services.forbidden_pair_add(tournament=t, first=entry(t, 1), second=entry(t, 2), user=org)
+            round_services.forbidden_pair_add(tournament=t, first=entry(t, 1), second=entry(t, 2), user=user)
+    pair = round_services.forbidden_pair_add(tournament=t, first=entry(t, 1), second=entry(t, 2), user=org)
     with pytest.raises(PermissionDenied):
-        services.forbidden_pair_remove(pair=pair, user=referee(username="rana"))
+        round_services.forbidden_pair_remove(pair=pair, user=referee(username="rana"))
 
 
 def test_history_shows_who_when_why_before_and_after(org):
     t = make_swiss(org)
     v0 = Tournament.objects.get(pk=t.pk).version
-    pair = services.forbidden_pair_add(tournament=t, first=entry(t, 2), second=entry(t, 4), first_round=1,
-                                       last_round=2, reason="aynı kulüp", user=org)
+    pair = round_services.forbidden_pair_add(tournament=t, first=entry(t, 2), second=entry(t, 4), first_round=1,
+                                             last_round=2, reason="aynı kulüp", user=org)
     assert Tournament.objects.get(pk=t.pk).version == v0 + 1
-    services.forbidden_pair_remove(pair=pair, user=org, reason="kulüp değiştirdi")
+    round_services.forbidden_pair_remove(pair=pair, user=org, reason="kulüp değiştirdi")
     assert not ForbiddenPair.objects.filter(pk=pair.pk).exists()
 
     removed, added = history.tournament_history(tournament=t, limit=2)
@@ -202,7 +205,7 @@ def test_api_lists_adds_and_removes_pairs_for_organisers(org):
     listed = api(org).get(url).json()
     assert [p["id"] for p in listed] == [body["id"]]
 
-    play(services.round_pair(tournament=t, user=org, coin_seed="w"), org)
+    play(round_services.round_pair(tournament=t, user=org, coin_seed="w"), org)
     r = api(org).post(url, {"first": 1, "second": 3}, format="json")  # default: from the next round
     assert r.status_code == 201 and r.json()["first_round"] == 2
 
@@ -229,7 +232,7 @@ def test_api_errors_are_400_with_field_and_reason(org):
 
 def test_api_is_for_organisers_only(org):
     t = make_swiss(org)
-    pair = services.forbidden_pair_add(tournament=t, first=entry(t, 1), second=entry(t, 2), user=org)
+    pair = round_services.forbidden_pair_add(tournament=t, first=entry(t, 1), second=entry(t, 2), user=org)
     url = f"/api/tournaments/{t.slug}/forbidden-pairs/"
     assert api().get(url).status_code in (401, 403)
     assert api().post(url, {"first": 1, "second": 3}, format="json").status_code in (401, 403)
@@ -290,7 +293,7 @@ def test_organiser_page_adds_lists_and_removes_a_pair(org):
 
 def test_organiser_page_is_not_public(org):
     t = make_swiss(org)
-    services.forbidden_pair_add(tournament=t, first=entry(t, 1), second=entry(t, 2), reason="gizli", user=org)
+    round_services.forbidden_pair_add(tournament=t, first=entry(t, 1), second=entry(t, 2), reason="gizli", user=org)
     r = _client().get(f"/t/{t.slug}/forbidden-pairs/")
     assert r.status_code == 302 and "/login" in r["Location"]
     ref = referee(username="rana")

@@ -8,6 +8,9 @@ from django.test import Client
 
 from tests.factories import PASSWORD, PlayerFactory, organiser, referee
 from tournaments import services
+from tournaments.entries import services as entry_services
+from tournaments.results import services as result_services
+from tournaments.rounds import services as round_services
 from tournaments.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -17,8 +20,8 @@ def _event(n_players: int = 4, *, name: str = "Canlı Açık"):
     org = organiser()
     t = services.tournament_create(name=name, rounds_total=3, created_by=org)
     for i in range(n_players):
-        services.entry_add(tournament=t, player=PlayerFactory(last_name=f"Oyuncu{i + 1}", first_name="Ç",
-                                                              rating=2000 - 10 * i))
+        entry_services.entry_add(tournament=t, player=PlayerFactory(last_name=f"Oyuncu{i + 1}", first_name="Ç",
+                                                                    rating=2000 - 10 * i))
     return t, org
 
 
@@ -28,7 +31,7 @@ def _anon(lang: str = "en") -> Client:
 
 def test_json_of_an_unpublished_round_is_hidden_from_the_public():
     t, org = _event()
-    services.round_pair(tournament=t, user=org, coin_seed="s")
+    round_services.round_pair(tournament=t, user=org, coin_seed="s")
     r = _anon().get(f"/t/{t.slug}/live.json")
     assert r.status_code == 200
     body = r.json()
@@ -44,11 +47,11 @@ def test_json_of_an_unpublished_round_is_hidden_from_the_public():
 
 def test_json_of_a_published_round_has_the_boards_and_results_as_entered():
     t, org = _event()
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="s")
-    services.round_publish(round=rnd, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="s")
+    round_services.round_publish(round=rnd, user=org)
     m1, m2 = Match.objects.filter(round=rnd).order_by("board")
-    services.match_result_enter(match=m1, sets=[services.SetInput(30, 18), services.SetInput(26, 22)], user=org)
-    services.match_result_enter(match=m2, sets=[services.SetInput(18, 30)], user=org)  # one set so far
+    result_services.match_result_enter(match=m1, sets=[result_services.SetInput(30, 18), result_services.SetInput(26, 22)], user=org)
+    result_services.match_result_enter(match=m2, sets=[result_services.SetInput(18, 30)], user=org)  # one set so far
     body = _anon().get(f"/t/{t.slug}/live.json").json()
     assert body["round"] == {"number": 1, "status": "published", "status_label": "published"}
     b1, b2 = body["boards"]
@@ -60,16 +63,16 @@ def test_json_of_a_published_round_has_the_boards_and_results_as_entered():
     assert "standings_url" not in body  # standings not published: not offered to the public
     assert _anon().get(f"/t/{t.slug}/live.json?round=1").json()["boards"] == body["boards"]
     # Turkish: decimal comma and Turkish words
-    services.match_result_enter(match=m2, sets=[services.SetInput(18, 30), services.SetInput(30, 18),
-                                                services.SetInput(24, 24)], user=org, expected_version=2)
+    result_services.match_result_enter(match=m2, sets=[result_services.SetInput(18, 30), result_services.SetInput(30, 18),
+                                                       result_services.SetInput(24, 24)], user=org, expected_version=2)
     tr = _anon("tr").get(f"/t/{t.slug}/live.json").json()
     assert tr["boards"][1]["result"] == "0,5 – 0,5"
 
 
 def test_json_answers_304_while_nothing_changed_and_200_after_a_result():
     t, org = _event()
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="s")
-    services.round_publish(round=rnd, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="s")
+    round_services.round_publish(round=rnd, user=org)
     c = _anon()
     first = c.get(f"/t/{t.slug}/live.json")
     etag = first["ETag"]
@@ -77,7 +80,7 @@ def test_json_answers_304_while_nothing_changed_and_200_after_a_result():
     assert "max-age=0" in first["Cache-Control"] and "must-revalidate" in first["Cache-Control"]
     assert c.get(f"/t/{t.slug}/live.json", HTTP_IF_NONE_MATCH=etag).status_code == 304
     m = Match.objects.filter(round=rnd).order_by("board").first()
-    services.match_result_enter(match=m, sets=[services.SetInput(30, 18), services.SetInput(26, 22)], user=org)
+    result_services.match_result_enter(match=m, sets=[result_services.SetInput(30, 18), result_services.SetInput(26, 22)], user=org)
     again = c.get(f"/t/{t.slug}/live.json", HTTP_IF_NONE_MATCH=etag)
     assert again.status_code == 200 and again["ETag"] != etag
     assert again.json()["key"] == first.json()["key"]  # same round, same pairing: the page need not reload
@@ -85,27 +88,27 @@ def test_json_answers_304_while_nothing_changed_and_200_after_a_result():
 
 def test_key_changes_when_the_next_round_is_published():
     t, org = _event()
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="s")
-    services.round_publish(round=rnd, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="s")
+    round_services.round_publish(round=rnd, user=org)
     key1 = _anon().get(f"/t/{t.slug}/live.json").json()["key"]
     for m in Match.objects.filter(round=rnd):
-        services.match_result_enter(match=m, sets=[services.SetInput(30, 18), services.SetInput(26, 22)], user=org)
-    services.round_close(round=rnd, user=org)
+        result_services.match_result_enter(match=m, sets=[result_services.SetInput(30, 18), result_services.SetInput(26, 22)], user=org)
+    round_services.round_close(round=rnd, user=org)
     key_closed = _anon().get(f"/t/{t.slug}/live.json").json()["key"]
-    rnd2 = services.round_pair(tournament=t, user=org)
+    rnd2 = round_services.round_pair(tournament=t, user=org)
     assert _anon().get(f"/t/{t.slug}/live.json").json()["key"] == key_closed  # round 2 is not public yet
-    services.round_publish(round=rnd2, user=org)
+    round_services.round_publish(round=rnd2, user=org)
     body = _anon().get(f"/t/{t.slug}/live.json").json()
     assert body["round"]["number"] == 2 and len({key1, key_closed, body["key"]}) == 3
 
 
 def test_standings_link_follows_the_publish_rules():
     t, org = _event()
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="s")
-    services.round_publish(round=rnd, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="s")
+    round_services.round_publish(round=rnd, user=org)
     for m in Match.objects.filter(round=rnd):
-        services.match_result_enter(match=m, sets=[services.SetInput(30, 18), services.SetInput(26, 22)], user=org)
-    services.round_close(round=rnd, user=org)
+        result_services.match_result_enter(match=m, sets=[result_services.SetInput(30, 18), result_services.SetInput(26, 22)], user=org)
+    round_services.round_close(round=rnd, user=org)
     assert "standings_url" not in _anon().get(f"/t/{t.slug}/live.json").json()
     services.standings_publish(tournament=t, user=org)
     assert _anon().get(f"/t/{t.slug}/live.json").json()["standings_url"] == f"/t/{t.slug}/standings/"
@@ -125,10 +128,10 @@ def test_archived_tournament_has_no_live_page():
 @pytest.mark.parametrize("n_players", [4, 40])
 def test_json_and_pages_load_with_a_fixed_number_of_queries(n_players, django_assert_max_num_queries):
     t, org = _event(n_players)
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="s")
-    services.round_publish(round=rnd, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="s")
+    round_services.round_publish(round=rnd, user=org)
     for m in Match.objects.filter(round=rnd, kind="game")[: n_players // 4]:
-        services.match_result_enter(match=m, sets=[services.SetInput(30, 18), services.SetInput(26, 22)], user=org)
+        result_services.match_result_enter(match=m, sets=[result_services.SetInput(30, 18), result_services.SetInput(26, 22)], user=org)
     c = _anon()
     with django_assert_max_num_queries(5):
         body = c.get(f"/t/{t.slug}/live.json").json()
@@ -146,8 +149,8 @@ def test_json_and_pages_load_with_a_fixed_number_of_queries(n_players, django_as
 
 def test_tv_page_has_big_type_and_no_navigation():
     t, org = _event()
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="s")
-    services.round_publish(round=rnd, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="s")
+    round_services.round_publish(round=rnd, user=org)
     for url in (f"/t/{t.slug}/tv/", f"/t/{t.slug}/live/?tv=1"):
         page = _anon().get(url).content.decode()
         assert 'class="tv"' in page and "<nav" not in page and 'href="/t/' not in page
@@ -165,8 +168,8 @@ def test_json_gives_the_update_time_in_the_server_time_zone(monkeypatch):
     from django.utils import timezone
 
     t, org = _event()
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="s")
-    services.round_publish(round=rnd, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="s")
+    round_services.round_publish(round=rnd, user=org)
     monkeypatch.setattr(timezone, "now", lambda: dt.datetime(2026, 5, 1, 9, 4, 5, tzinfo=dt.timezone.utc))
     c = _anon()
     first = c.get(f"/t/{t.slug}/live.json")
@@ -179,7 +182,7 @@ def test_json_gives_the_update_time_in_the_server_time_zone(monkeypatch):
 def test_live_script_shows_the_server_time_not_the_device_clock():
     from pathlib import Path
 
-    js = (Path(__file__).resolve().parents[2] / "static/js/live.js").read_text()
+    js = (Path(__file__).resolve().parents[3] / "static/js/live.js").read_text()
     assert "toLocaleTimeString" not in js and "new Date()" not in js
     assert "X-Server-Time" in js and "server_time" in js
 
@@ -194,25 +197,26 @@ def test_favicon_is_linked_and_favicon_ico_is_not_a_404():
 
 @pytest.mark.parametrize("lang", ["tr", "en"])
 def test_live_boards_from_plain_values_equal_the_boards_built_from_models(lang):
-    """selectors.live_boards (plain values, rebuilt for a whole hall) shows every kind of board exactly as
-    selectors.live_board does from the models: done, open, missing, a forfeit, a bye, a name without
+    """result_selectors.live_boards (plain values, rebuilt for a whole hall) shows every kind of board exactly as
+    result_selectors.live_board does from the models: done, open, missing, a forfeit, a bye, a name without
     a first name."""
     from django.utils import translation
 
     from tournaments import selectors
+    from tournaments.results import selectors as result_selectors
 
     t, org = _event(5)
-    rnd = services.round_pair(tournament=t, user=org, coin_seed="s")
-    services.round_publish(round=rnd, user=org)
+    rnd = round_services.round_pair(tournament=t, user=org, coin_seed="s")
+    round_services.round_publish(round=rnd, user=org)
     m1, m2 = Match.objects.filter(round=rnd, kind=Match.Kind.GAME).order_by("board")
-    services.match_result_enter(match=m1, sets=[services.SetInput(30, 18), services.SetInput(24, 24),
-                                                services.SetInput(20, 28)], user=org)
-    services.match_result_enter(match=m2, forfeit="black", user=org)
+    result_services.match_result_enter(match=m1, sets=[result_services.SetInput(30, 18), result_services.SetInput(24, 24),
+                                                       result_services.SetInput(20, 28)], user=org)
+    result_services.match_result_enter(match=m2, forfeit="black", user=org)
     m2.black.player.first_name = ""
     m2.black.player.save()
     with translation.override(lang):
-        from_models = [selectors.live_board(m) for m in selectors.round_boards(round=rnd)]
-        from_values = selectors.live_boards(round=rnd)
+        from_models = [result_selectors.live_board(m) for m in selectors.round_boards(round=rnd)]
+        from_values = result_selectors.live_boards(round=rnd)
     assert from_values == from_models
     assert [b["kind"] for b in from_values] == ["game", "game", "bye"]
     assert from_values[0]["sets_text"] == "30–18, 24–24, 20–28" and from_values[1]["note"] and from_values[2]["note"]
