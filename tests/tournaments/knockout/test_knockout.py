@@ -16,6 +16,7 @@ from tournaments.results import services as result_services
 from tournaments.rounds import services as round_services
 from tournaments.knockout import services as knockout
 from tournaments.knockout import selectors as knockout_selectors
+from tournaments.knockout import matches as knockout_matches
 from tournaments.knockout import settings as knockout_settings
 from tournaments.knockout import stages as knockout_stages
 from tournaments.invariants import check_tournament
@@ -536,3 +537,92 @@ def test_the_edit_page_of_a_knockout(client):
     t.refresh_from_db()
     assert (t.knockout_sets, t.third_place_match, t.level_match_rule, t.max_deciders) == (
         [3, 5], True, "deciders_then_seed", 2)
+
+
+# --------------------------------------------------------------------------------------------
+# Walkovers (issue 25): a withdrawal never leaves anything waiting
+# --------------------------------------------------------------------------------------------
+
+
+def _to_the_final_round(t, org, ref):
+    """Play an 8-player knockout to the end of its semi-finals (the higher seeds win): returns round 2."""
+    r1 = pair_and_publish(t, org, "r1")
+    play_round(r1, ref)
+    round_services.round_close(round=r1, user=org)
+    r2 = pair_and_publish(t, org, "r2")
+    play_round(r2, ref)
+    round_services.round_close(round=r2, user=org)
+    return r2
+
+
+def _entry(t, start_no):
+    return t.entries.get(start_no=start_no)
+
+
+def test_third_place_by_walkover_when_a_semi_final_loser_withdraws():
+    t, org = make_knockout(8, third_place_match=True)
+    ref = referee()
+    _to_the_final_round(t, org, ref)  # semi-finals: 1 beat 4, 2 beat 3
+    entry_services.entry_withdraw(entry=_entry(t, 4), user=org)
+    r3 = pair_and_publish(t, org, "r3")
+    final, third = r3.matches.select_related("white", "black").order_by("board")
+    assert third.third_place and {third.white.start_no, third.black.start_no} == {3, 4}
+    # paired and forfeited at once: 3 takes third by walkover
+    assert (third.decided_by, third.rated) == ("forfeit", False)
+    assert third.forfeit == ("white" if third.white.start_no == 4 else "black")
+    win_for(final, 1, ref)
+    round_services.round_close(round=r3, user=org)
+    b = knockout_selectors.final_ranking(tournament=t, public_only=False)
+    top = [(x.rank, x.shared, x.side.seed) for x in b.ranking][:4]
+    assert top == [(1, False, 1), (2, False, 2), (3, False, 3), (4, False, 4)]  # never 3= for the two
+    assert b.final and check_tournament(t) == []
+
+
+def test_third_place_by_walkover_when_a_semi_final_loser_withdraws_after_the_pairing():
+    t, org = make_knockout(8, third_place_match=True)
+    ref = referee()
+    _to_the_final_round(t, org, ref)
+    r3 = pair_and_publish(t, org, "r3")
+    entry_services.entry_withdraw(entry=_entry(t, 3), user=org)
+    third = r3.matches.get(third_place=True)
+    assert third.decided_by == "forfeit" and third.white_points is not None
+    final = r3.matches.get(third_place=False)
+    win_for(final, 2, ref)
+    round_services.round_close(round=r3, user=org)
+    ranks = {x.side.seed: (x.rank, x.shared) for x in knockout_selectors.final_ranking(tournament=t, public_only=False).ranking}
+    assert (ranks[4], ranks[3]) == ((3, False), (4, False))
+
+
+def test_walkover_when_a_player_withdraws_with_a_match_waiting():
+    t, org = make_knockout(8)
+    ref = referee()
+    r1 = pair_and_publish(t, org, "r1")
+    entry_services.entry_withdraw(entry=_entry(t, 8), user=org)  # seed 1's opponent
+    m = r1.matches.select_related("white", "black").get(board=1)
+    assert m.decided_by == "forfeit" and knockout_matches.match_winner(m) == (True, _entry(t, 1).id)
+    play_round(r1, ref)  # the other boards; board 1 is decided already
+    round_services.round_close(round=r1, user=org)  # nothing left waiting
+    r2 = pair_and_publish(t, org, "r2")
+    assert [tuple(sorted(seeds(x))) for x in r2.matches.order_by("board")] == [(1, 4), (2, 3)]
+    with pytest.raises(Conflict):  # the opponent advanced by walkover: the withdrawal is final
+        entry_services.entry_reinstate(entry=_entry(t, 8), user=org)
+
+
+def test_walkover_when_a_winner_withdraws_before_the_next_round():
+    t, org = make_knockout(4)
+    ref = referee()
+    r1 = pair_and_publish(t, org, "r1")
+    play_round(r1, ref)  # 1 and 2 win
+    round_services.round_close(round=r1, user=org)
+    entry_services.entry_withdraw(entry=_entry(t, 2), user=org)
+    r2 = pair_and_publish(t, org, "r2")
+    (final,) = r2.matches.all()
+    assert (final.kind, final.white.start_no) == ("bye", 1)
+    round_services.round_close(round=r2, user=org)
+    b = knockout_selectors.final_ranking(tournament=t, public_only=False)
+    assert [(x.rank, x.side.seed) for x in b.ranking][:2] == [(1, 1), (2, 2)] and b.final
+    services.standings_publish(tournament=t, user=org)
+    from django.template.loader import render_to_string
+    html = render_to_string("tournaments/knockout/_match.html", {"g": knockout_selectors.knockout_bracket(
+        tournament=t, public_only=False).rounds[1].games[0]})
+    assert "walkover" in html
