@@ -626,3 +626,99 @@ def test_walkover_when_a_winner_withdraws_before_the_next_round():
     html = render_to_string("tournaments/knockout/_match.html", {"g": knockout_selectors.knockout_bracket(
         tournament=t, public_only=False).rounds[1].games[0]})
     assert "walkover" in html
+
+
+# --------------------------------------------------------------------------------------------
+# Play-offs for a place shared by 3 or more (issue 25): equal terms, a lot that can be re-checked
+# --------------------------------------------------------------------------------------------
+
+
+def _swiss_with_a_tie(n_tied: int, org, ref):
+    """A finished one-round-robin-like event whose top ``n_tied`` players share place 1: a round robin of
+    ``n_tied`` players where every match is drawn."""
+    t = services.tournament_create(name=f"Baraj {n_tied}", rounds_total=1, system="round_robin", created_by=org)
+    for i in range(n_tied):
+        entry_services.entry_add(tournament=t, player=PlayerFactory(rating=1600, last_name=f"Berabere{i + 1}"))
+    while True:
+        try:
+            rnd = round_services.round_pair(tournament=t, user=org)
+        except Conflict:
+            break
+        round_services.round_publish(round=rnd, user=org)
+        for m in rnd.matches.filter(kind="game"):
+            result_services.match_result_enter(match=m, sets=[W, L, D], user=ref)  # ½–½
+        round_services.round_close(round=rnd, user=org)
+    services.standings_publish(tournament=t, user=org)
+    t.refresh_from_db()
+    return t
+
+
+def test_playoff_draw_is_a_seeded_lot_anyone_can_recheck():
+    import hashlib
+
+    from tournaments.knockout.playoffs import playoff_draw
+
+    keys = ["TR-1", "TR-2", "TR-3", "TR-4", "TR-5"]
+    order = playoff_draw("tohum", keys)
+    assert order == sorted(keys, key=lambda k: hashlib.sha256(f"tohum:{k}".encode()).hexdigest())
+    assert playoff_draw("tohum", list(reversed(keys))) == order  # the order given does not matter
+    assert sorted(order) == keys
+
+
+def test_playoff_for_three_tied_players_is_a_round_robin_by_default():
+    from tournaments.knockout.playoffs import playoff_create, playoff_draw
+    from tournaments.selectors import tournament_standings
+
+    org, ref = organiser(), referee()
+    event = _swiss_with_a_tie(3, org, ref)
+    assert [(x.rank, x.shared) for x in tournament_standings(tournament=event).lines] == [(1, True)] * 3
+    playoff = playoff_create(tournament=event, rank=1, user=org, lot_seed="kura-3")
+    assert (playoff.system, playoff.playoff_lot, playoff.entries.count()) == ("round_robin", "kura-3", 3)
+    # starting numbers by the recorded lot, not by the standings' order
+    drawn = [e.player.federation_id for e in playoff.entries.select_related("player").order_by("start_no")]
+    assert drawn == playoff_draw("kura-3", drawn)
+    # everyone plays everyone: first-listed wins every match
+    while True:
+        try:
+            rnd = round_services.round_pair(tournament=playoff, user=org)
+        except Conflict:
+            break
+        round_services.round_publish(round=rnd, user=org)
+        for m in rnd.matches.filter(kind="game").select_related("white", "black"):
+            win_for(m, min(m.white.start_no, m.black.start_no), ref)
+        round_services.round_close(round=rnd, user=org)
+    services.standings_publish(tournament=playoff, user=org)
+    playoff.refresh_from_db()
+    assert playoff.status == "finished"
+    st = tournament_standings(tournament=event, public_only=True)
+    by_fid = dict(event.entries.values_list("id", "player__federation_id"))
+    assert [(x.rank, x.shared) for x in st.lines] == [(1, False), (2, False), (3, False)]
+    assert [by_fid[x.entry_id] for x in st.lines] == drawn  # start no 1 won everything, then 2
+    assert [p.slug for p in st.playoffs] == [playoff.slug]
+    assert check_tournament(playoff) == []
+
+
+def test_playoff_for_five_tied_players_draws_the_byes_by_lot():
+    from tournaments.knockout.playoffs import playoff_create, playoff_draw
+
+    org, ref = organiser(), referee()
+    event = _swiss_with_a_tie(5, org, ref)
+    standings_order = [e.player.federation_id for e in event.entries.select_related("player").order_by("start_no")]
+    playoff = playoff_create(tournament=event, rank=1, user=org, lot_seed="kura-5")
+    assert (playoff.system, playoff.playoff_lot) == ("knockout", "kura-5")
+    drawn = playoff_draw("kura-5", standings_order)
+    assert [e.player.federation_id for e in playoff.entries.select_related("player").order_by("start_no")] == drawn
+    rnd = pair_and_publish(playoff, org, "baraj")
+    byes = {m.white.player.federation_id for m in rnd.matches.filter(kind="bye").select_related("white__player")}
+    assert byes == set(drawn[:3])  # the first three numbers drawn, whoever they are
+
+
+def test_playoff_for_four_may_be_a_knockout_with_the_order_drawn_by_lot():
+    from tournaments.knockout.playoffs import playoff_create
+
+    org, ref = organiser(), referee()
+    event = _swiss_with_a_tie(4, org, ref)
+    with pytest.raises(ValidationFailed):
+        playoff_create(tournament=event, rank=1, user=org, format="swiss")
+    playoff = playoff_create(tournament=event, rank=1, user=org, format="knockout", lot_seed="x")
+    assert playoff.system == "knockout" and playoff.playoff_lot == "x"
