@@ -2,11 +2,14 @@
 Swiss (or round robin) — typically the title, or the last qualifying place of a final stage — recorded and
 shown in that event's final ranking.
 
-A play-off is a small knockout section (:mod:`tournaments.knockout.services`) of the tied players: ``system``
-knockout, ``qualified_from`` = the event whose tie it breaks, no ``qualifiers`` (its players are the tied
-ones, seeded in the standings' order). Its matches are played and entered like every knockout match
-(planned sets, then decider sets on a level match: RULES.md "Knockout matches"), its sets are rated like
-any set. Once its final standings are published, the event's final standings order the tied players by
+A play-off is a small section of the tied players: ``qualified_from`` = the event whose tie it breaks, no
+``qualifiers`` (its players are the tied ones). The tied players meet on equal terms (issue 25): two play a
+knockout match (seeded in the standings' order); three or four a round robin by default; five or more (or
+three or four if the organiser chooses) a knockout (:mod:`tournaments.knockout.services`) whose byes follow
+the starting numbers. With three or more the starting numbers are drawn by a recorded lot
+(:func:`playoff_draw` of the seed stored in ``Tournament.playoff_lot``), never by the standings' order.
+A knockout play-off's matches are played and entered like every knockout match (planned sets, then decider
+sets on a level match: RULES.md "Knockout matches"), its sets are rated like any set. Once its final standings are published, the event's final standings order the tied players by
 the play-off's final ranking (:func:`tournaments.knockout.selectors.apply_playoffs`, called by
 :func:`tournaments.selectors.tournament_standings` for final standings with a shared place) and name the
 play-off under the table.

@@ -295,13 +295,14 @@ def _slots(matches: Sequence[Match], count: int) -> list[Match | None]:
 
 @dataclass(frozen=True, slots=True)
 class PlayoffNote:
-    """A play-off as the event's standings name it: the place it decided, its slug and name, and the players
-    in the order it gave (``names``)."""
+    """A play-off as the event's standings name it: the place it decided, its slug and name, the players
+    in the order it gave (``names``) and its system (a knockout or a round robin)."""
 
     rank: int
     slug: str
     name: str
     names: tuple[str, ...]
+    system: str = Tournament.System.KNOCKOUT
 
 
 #: The systems of a play-off (issue 25): a knockout, or a round robin of 3 or 4 tied players.
@@ -360,7 +361,8 @@ def apply_playoffs(tournament: Tournament, lines: list, *, standings=None) -> tu
             rank, shared = place[player_of[lines[i].entry_id]]
             lines[i] = replace(lines[i], rank=base + rank - 1, shared=shared)
         ordered = sorted(group, key=lambda i: (lines[i].rank, lines[i].start_no))
-        notes.append(PlayoffNote(rank=base, slug=p.slug, name=p.name, names=tuple(lines[i].name for i in ordered)))
+        notes.append(PlayoffNote(rank=base, slug=p.slug, name=p.name, names=tuple(lines[i].name for i in ordered),
+                                 system=p.system))
         moved = [lines[i] for i in ordered]
         for slot, line in zip(sorted(group), moved):
             lines[slot] = line

@@ -665,7 +665,7 @@ def test_playoff_draw_is_a_seeded_lot_anyone_can_recheck():
     assert sorted(order) == keys
 
 
-def test_playoff_for_three_tied_players_is_a_round_robin_by_default():
+def test_playoff_for_three_tied_players_is_a_round_robin_by_default(client):
     from tournaments.knockout.playoffs import playoff_create, playoff_draw
     from tournaments.selectors import tournament_standings
 
@@ -696,6 +696,10 @@ def test_playoff_for_three_tied_players_is_a_round_robin_by_default():
     assert [by_fid[x.entry_id] for x in st.lines] == drawn  # start no 1 won everything, then 2
     assert [p.slug for p in st.playoffs] == [playoff.slug]
     assert check_tournament(playoff) == []
+    page = client.get(reverse("tournament-detail", args=[playoff.slug])).content.decode()
+    assert 'data-testid="playoff-facts"' in page and "kura-3" in page
+    page = client.get(reverse("standings", args=[event.slug])).content.decode()
+    assert reverse("standings", args=[playoff.slug]) in page
 
 
 def test_playoff_for_five_tied_players_draws_the_byes_by_lot():
@@ -722,3 +726,25 @@ def test_playoff_for_four_may_be_a_knockout_with_the_order_drawn_by_lot():
         playoff_create(tournament=event, rank=1, user=org, format="swiss")
     playoff = playoff_create(tournament=event, rank=1, user=org, format="knockout", lot_seed="x")
     assert playoff.system == "knockout" and playoff.playoff_lot == "x"
+
+
+def test_the_play_off_form_chooses_the_format_and_the_page_shows_the_lot(client):
+    org, ref = organiser(), referee()
+    event = _swiss_with_a_tie(3, org, ref)
+    client.force_login(org)
+    page = client.get(reverse("tournament-detail", args=[event.slug])).content.decode()
+    assert 'data-testid="playoff-format"' in page and "drawn by a recorded lot" in page
+    r = client.post(reverse("playoff-create", args=[event.slug]), {"rank": "1", "sets": "3", "format": "knockout"})
+    playoff = Tournament.objects.get(qualified_from=event)
+    assert r.status_code == 302 and playoff.system == "knockout" and len(playoff.playoff_lot) == 32
+    page = client.get(reverse("tournament-detail", args=[playoff.slug])).content.decode()
+    assert 'data-testid="playoff-lot"' in page and playoff.playoff_lot in page
+    assert 'data-testid="playoff-form"' not in page
+
+
+def test_the_bracket_page_states_the_walkover_rule(client):
+    t, org = make_knockout(4)
+    client.force_login(org)
+    assert 'data-testid="walkover-rule"' in client.get(reverse("bracket", args=[t.slug])).content.decode()
+    from tournaments.forms import THIRD_PLACE_HELP
+    assert "walkover" in str(THIRD_PLACE_HELP)
