@@ -63,8 +63,9 @@ def round_pair_knockout(*, tournament: Tournament, user=None, coin_seed: str | N
     byes to the top seeds (:func:`tournaments.pairing.knockout_bracket`); ``rounds_total`` becomes the
     bracket's number of rounds. Later rounds: the winners of the previous round, in bracket order
     (:func:`tournaments.pairing.next_round_pairs`); a winner who withdrew leaves the slot empty (the
-    opponent has a bye). The final round adds the match for third place between the semi-final losers
-    when the event has one. Colours: a coin toss per match (:func:`board_toss`).
+    opponent has a bye, shown as a walkover). The final round adds the match for third place between the
+    semi-final losers when the event has one; a loser who withdrew forfeits it at once, so the other takes
+    3rd by walkover (:func:`tournaments.knockout.walkovers.third_place_walkover`). Colours: a coin toss per match (:func:`board_toss`).
 
     Conflict (a clear sentence) when a match of the previous round is undecided, the previous round is
     not closed, every round is paired, or fewer than two players are left.

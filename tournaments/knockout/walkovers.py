@@ -16,6 +16,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from tournaments.models import Entry, Match, Tournament
+from tournaments.pairing import knockout as core
 from tournaments.services import ONE, ZERO
 
 _POINTS = {"white": (ZERO, ONE), "black": (ONE, ZERO), "both": (ZERO, ZERO)}
@@ -30,8 +31,11 @@ def forfeit_side(*, white_withdrawn: bool, black_withdrawn: bool) -> str:
 
 def walkover_record(*, match: Match, side: str, user=None) -> Match:
     """Record ``match`` as forfeited by ``side`` (``white``/``black``/``both``) because of a withdrawal: the
-    opponent advances by walkover. Writes the match with its history (the caller holds the tournament's
+    opponent advances by walkover; sets already entered of a match in play are deleted (a forfeit has no
+    sets), each with its history. Writes the match with its history (the caller holds the tournament's
     lock and its audit context)."""
+    for s in match.sets.all():
+        s.delete()
     match.forfeit = side
     match.white_points, match.black_points = _POINTS[side]
     match.rated = False
@@ -67,7 +71,7 @@ def third_place_walkover(first: Entry | None, second: Entry | None) -> tuple[Ent
     semi-final was a bye or nobody lost it) when it is paired: ``(a, b, forfeit)`` with ``a`` the higher
     seed and ``forfeit`` the side that withdrew (``"a"``, ``"b"``, ``"both"``, ``""`` none), or ``None``
     when there is no match to pair (fewer than two losers)."""
-    if first is None or second is None:
+    if core.third_place_pair([e.start_no if e is not None else None for e in (first, second)]) is None:
         return None
     a, b = sorted((first, second), key=lambda e: e.start_no)
     if a.withdrawn and b.withdrawn:

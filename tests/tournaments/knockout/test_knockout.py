@@ -748,3 +748,15 @@ def test_the_bracket_page_states_the_walkover_rule(client):
     assert 'data-testid="walkover-rule"' in client.get(reverse("bracket", args=[t.slug])).content.decode()
     from tournaments.forms import THIRD_PLACE_HELP
     assert "walkover" in str(THIRD_PLACE_HELP)
+
+
+def test_walkover_when_a_player_withdraws_in_the_middle_of_a_match():
+    t, org = make_knockout(4)
+    ref = referee()
+    r1 = pair_and_publish(t, org, "r1")
+    m = r1.matches.get(board=1)
+    result_services.match_result_enter(match=m, sets=[W], user=ref)  # one set of three played
+    entry_services.entry_withdraw(entry=_entry(t, 4), user=org)
+    m.refresh_from_db()
+    assert (m.decided_by, m.sets.count()) == ("forfeit", 0)
+    assert check_tournament(t) == []
