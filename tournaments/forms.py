@@ -74,6 +74,11 @@ KNOCKOUT_SETS_HELP = _("Knockout only: planned sets of each round's matches, rou
 LEVEL_MATCH_HELP = _("Knockout only (RULES.md): a level match goes on with decider sets until one is won (the "
                      "federation's rule); or the higher seed advances; or a number of deciders, then the higher seed.")
 
+THIRD_PLACE_HELP = _("Knockout only: the semi-final losers play for 3rd and 4th place; without it they share 3rd. "
+                     "A semi-final loser who withdraws loses it by walkover: the other takes 3rd, never shared. "
+                     "In every round a player who withdraws forfeits the match still waiting, and the opponent "
+                     "advances by walkover.")
+
 
 def add_knockout_fields(form, *, tournament: Tournament | None = None) -> None:
     """The knockout settings (issue 14) of a tournament form: sets per round as a text ("3, 3, 5"), the match
@@ -85,6 +90,8 @@ def add_knockout_fields(form, *, tournament: Tournament | None = None) -> None:
     )
     if tournament is not None:
         form.initial.setdefault("knockout_sets", ", ".join(str(n) for n in tournament.knockout_sets or []))
+    if "third_place_match" in form.fields:
+        form.fields["third_place_match"].help_text = THIRD_PLACE_HELP
     if "level_match_rule" in form.fields:
         form.fields["level_match_rule"].help_text = LEVEL_MATCH_HELP
         form.fields["level_match_rule"].required = False
@@ -316,7 +323,8 @@ class TournamentEditForm(forms.Form):
             del self.fields["acceleration"]
             self.fields["rounds_total"].disabled = True  # follows from the bracket
             self.fields["third_place_match"] = forms.BooleanField(
-                label=_("Match for third place"), required=False, initial=tournament.third_place_match)
+                label=_("Match for third place"), required=False, initial=tournament.third_place_match,
+                help_text=THIRD_PLACE_HELP)
             self.fields["level_match_rule"] = forms.ChoiceField(
                 label=_("A level knockout match"), choices=Tournament.LevelMatchRule.choices,
                 initial=tournament.level_match_rule)

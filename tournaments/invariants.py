@@ -32,7 +32,8 @@ What is checked (``kind`` of each violation):
 * rounds — ``round.player_twice``/``round.bye_twice`` (nobody on two boards of a round, a bye at most
   once per player and round), ``round.without_result`` (a closed round has every result);
 * entries — ``entry.withdrawal`` (``withdrawn`` and ``withdrawn_after_round`` agree),
-  ``entry.paired_after_withdrawal`` (no game after the round a player withdrew after);
+  ``entry.paired_after_withdrawal`` (no game after the round a player withdrew after, but a knockout's
+  match for third place the player forfeits: a walkover, issue 25);
 * tournaments — ``tournament.version`` (≥ 1), ``tournament.standings_version`` (1 ≤ it ≤ ``version``), ``tournament.round_numbers`` (rounds 1..k),
   ``tournament.rounds_total`` (no more rounds than the event has), ``tournament.round_not_closed``
   (only the last round may be open), ``tournament.status`` (a draft has no round, a finished event has
@@ -476,8 +477,9 @@ def check_tournament(tournament, *, standings: bool = True) -> list[Violation]:
                     "colour": _(colour), "found": eid}, None, other.tournament_id if other else None)])
         for eid in (m.white_id, m.black_id):
             e = entries.get(eid)
+            walkover = m.third_place and m.forfeit in ("both", "white" if eid == m.white_id else "black")
             if (e is not None and e.withdrawn and e.withdrawn_after_round is not None and m.kind == m.Kind.GAME
-                    and m.round.number > e.withdrawn_after_round):
+                    and m.round.number > e.withdrawn_after_round and not walkover):
                 add("tournaments.Entry", e.pk, where, [Finding("entry.paired_after_withdrawal", {
                     "after": e.withdrawn_after_round, "board": m.board, "round": m.round.number},
                     e.withdrawn_after_round, m.round.number)])

@@ -334,7 +334,7 @@ def _standings(
     if (rounds >= tournament.rounds_total and tournament.system != Tournament.System.KNOCKOUT
             and any(line.shared for line in lines)):
         # a shared place of the final standings: a play-off may have broken it (issue 14; tournaments.knockout.playoffs)
-        lines, playoffs = apply_playoffs(tournament, lines)
+        lines, playoffs = apply_playoffs(tournament, lines, standings=tournament_standings)
     return Standings(
         tournament_id=tournament.id, rounds=rounds, provisional=provisional, tiebreak_keys=keys,
         tiebreak_labels=tuple(tiebreak_label(k, lang) for k in keys), lines=tuple(lines), tiebreak_rules=rules,

@@ -102,7 +102,7 @@ def tournament_touch(tournament: Tournament, *, standings: bool | Callable[[], b
         )
     # the finished public pages (federation/pagecache.py): now, and again when this transaction commits
     caching.pages_written(tournament.slug, standings=standings_version != standings_before)
-    if tournament.qualified_from_id and not tournament.qualifiers and tournament.system == Tournament.System.KNOCKOUT:
+    if tournament.qualified_from_id and not tournament.qualifiers and tournament.system != Tournament.System.SWISS:
         # a play-off (tournaments.knockout.playoffs): the standings of the event whose tie it breaks follow it
         tournaments_touch([tournament.qualified_from_id])
     tournament.version, tournament.standings_version = version, standings_version

@@ -49,6 +49,8 @@ LEFT_OUT = {
                    "knockout_sets": "knockout settings (format 1)", "third_place_match": "knockout settings (format 1)",
                    "level_match_rule": "knockout settings (format 1)", "max_deciders": "knockout settings (format 1)",
                    "qualified_from": "another tournament", "qualifiers": "knockout settings (format 1)",
+                   # a play-off's lot (issue 25) belongs with the event whose tie it broke (qualified_from)
+                   "playoff_lot": "a play-off's lot, with qualified_from (format 1)",
                    "format": "team events (format 1)", "boards_per_team": "team events (format 1)"},
     "Entry": {"id": "database id", "tournament": "the archive's tournament"},
     "Player": {"id": "database id", "rating": "owned by the national rating", "user": "user account",

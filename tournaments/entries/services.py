@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from federation.errors import Conflict, ValidationFailed
 from federation.models import Player
 from tournaments import access
+from tournaments.knockout.walkovers import walkovers_for_withdrawal
 from tournaments.models import Absence, Entry, Match, Round, Tournament
 from tournaments.services import HALF, ZERO, audited, tournament_touch
 
@@ -204,7 +205,9 @@ def entries_sort(*, tournament: Tournament) -> None:
 @transaction.atomic
 def entry_withdraw(*, entry: Entry, user=None, reason: str = "") -> Entry:
     """Withdraw ``entry`` from the following rounds (it is not paired any more). Conflict when it is
-    withdrawn already; :func:`entry_reinstate` undoes it."""
+    withdrawn already; :func:`entry_reinstate` undoes it. In a knockout nothing is left waiting: each
+    undecided match of the player is forfeited, the opponent advancing by walkover
+    (:func:`tournaments.knockout.walkovers.walkovers_for_withdrawal`)."""
     if user is not None:
         access.require(access.can_organise(user, entry.tournament))
     # the tournament first (house lock order, issue 23): tournament_touch below writes it
@@ -216,6 +219,7 @@ def entry_withdraw(*, entry: Entry, user=None, reason: str = "") -> Entry:
     entry.withdrawn = True
     entry.withdrawn_after_round = last
     entry.save(update_fields=["withdrawn", "withdrawn_after_round"])
+    walkovers_for_withdrawal(entry=entry, user=user)
     tournament_touch(entry.tournament)
     return entry
 
@@ -225,7 +229,8 @@ def entry_withdraw(*, entry: Entry, user=None, reason: str = "") -> Entry:
 def entry_reinstate(*, entry: Entry, user=None, reason: str = "") -> Entry:
     """Undo a withdrawal: the player is paired again from the next round. Rounds paired while they
     were withdrawn get a zero-point bye each (an explicit absence). While the last round is paired
-    but not played, Conflict ``round_paired_not_played`` (delete that pairing first)."""
+    but not played, Conflict ``round_paired_not_played`` (delete that pairing first). In a knockout,
+    Conflict ``knockout_walkover`` once the opponent advanced by walkover (issue 25)."""
     tournament = entry.tournament
     if user is not None:
         access.require(access.can_organise(user, tournament))
@@ -238,6 +243,13 @@ def entry_reinstate(*, entry: Entry, user=None, reason: str = "") -> Entry:
     after = entry.withdrawn_after_round or 0
     if last_round is not None and last_round.number > after and _unplayed_pairing(last_round):
         _refuse_unplayed_pairing(last_round, entry.player.full_name, reinstating=True)
+    if tournament.system == Tournament.System.KNOCKOUT and (
+        tournament.rounds.filter(number__gt=after).exists()
+        or Match.objects.filter(Q(white=entry, forfeit__in=("white", "both")) | Q(black=entry, forfeit__in=("black", "both")),
+                                round__tournament=tournament).exists()
+    ):  # issue 25: the opponent advanced by walkover
+        raise Conflict(_("%(p)s withdrew from the knockout and the opponent advanced by walkover: the withdrawal "
+                         "cannot be undone.") % {"p": entry.player.full_name}, code="knockout_walkover")
     _give_missed_byes(entry=entry, rounds=tournament.rounds.filter(number__gt=after).order_by("number"), kind="zero")
     entry.withdrawn = False
     entry.withdrawn_after_round = None

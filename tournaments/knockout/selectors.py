@@ -295,28 +295,53 @@ def _slots(matches: Sequence[Match], count: int) -> list[Match | None]:
 
 @dataclass(frozen=True, slots=True)
 class PlayoffNote:
-    """A play-off as the event's standings name it: the place it decided, its slug and name, and the players
-    in the order it gave (``names``)."""
+    """A play-off as the event's standings name it: the place it decided, its slug and name, the players
+    in the order it gave (``names``) and its system (a knockout or a round robin)."""
 
     rank: int
     slug: str
     name: str
     names: tuple[str, ...]
+    system: str = Tournament.System.KNOCKOUT
+
+
+#: The systems of a play-off (issue 25): a knockout, or a round robin of 3 or 4 tied players.
+PLAYOFF_SYSTEMS = (Tournament.System.KNOCKOUT, Tournament.System.ROUND_ROBIN)
 
 
 def playoffs_of(tournament: Tournament):
     """The play-offs of ``tournament`` (not archived), oldest first."""
     return Tournament.objects.filter(
-        qualified_from=tournament, system=Tournament.System.KNOCKOUT, qualifiers__isnull=True, archived_at__isnull=True,
+        qualified_from=tournament, system__in=PLAYOFF_SYSTEMS, qualifiers__isnull=True, archived_at__isnull=True,
     ).order_by("id")
 
 
-def apply_playoffs(tournament: Tournament, lines: list) -> tuple[list, tuple[PlayoffNote, ...]]:
+def _playoff_places(p: Tournament, standings) -> dict[str, tuple[int, bool]] | None:
+    """{federation id: (rank, shared)} of a finished play-off as published, ``None`` while not final: a
+    knockout's final ranking, or a round robin's final standings (``standings``:
+    :func:`tournaments.selectors.tournament_standings`, handed in by the caller)."""
+    if p.system == Tournament.System.KNOCKOUT:
+        ranking = final_ranking(tournament=p, public_only=True)
+        if not ranking.final:
+            return None
+        return {line.side.federation_id: (line.rank, line.shared) for line in ranking.ranking}
+    if standings is None:
+        return None
+    st = standings(tournament=p, public_only=True)
+    if st.provisional or st.rounds < p.rounds_total:
+        return None
+    fid = dict(Entry.objects.filter(tournament=p).values_list("id", "player__federation_id"))
+    return {fid[line.entry_id]: (line.rank, line.shared) for line in st.lines}
+
+
+def apply_playoffs(tournament: Tournament, lines: list, *, standings=None) -> tuple[list, tuple[PlayoffNote, ...]]:
     """The final standings ``lines`` (:class:`tournaments.selectors.StandingLine`) of ``tournament`` with the
     ties broken by its play-offs whose final standings are published: the tied players of a place r get
     r, r + 1, … in the play-off's final ranking order (a place the play-off shares stays shared). A play-off
-    whose players no longer share one place (a result was corrected since) is left out. Returns the lines
-    in rank order and a :class:`PlayoffNote` per play-off applied. Two queries, plus the play-offs' own."""
+    whose players no longer share one place (a result was corrected since) is left out. A round-robin
+    play-off is read with ``standings`` (:func:`tournaments.selectors.tournament_standings`, handed in so
+    this module does not import it). Returns the lines in rank order and a :class:`PlayoffNote` per
+    play-off applied. Two queries, plus the play-offs' own."""
     playoffs = [p for p in playoffs_of(tournament).filter(status=Tournament.Status.FINISHED,
                                                            standings_published_at__isnull=False)]
     if not playoffs:
@@ -325,10 +350,9 @@ def apply_playoffs(tournament: Tournament, lines: list) -> tuple[list, tuple[Pla
     lines = list(lines)
     notes = []
     for p in playoffs:
-        ranking = final_ranking(tournament=p, public_only=True)
-        if not ranking.final:
+        place = _playoff_places(p, standings)
+        if place is None:
             continue
-        place = {line.side.federation_id: (line.rank, line.shared) for line in ranking.ranking}
         group = [i for i, line in enumerate(lines) if player_of.get(line.entry_id) in place]
         if len(group) != len(place) or len({lines[i].rank for i in group}) != 1 or not all(lines[i].shared for i in group):
             continue
@@ -337,7 +361,8 @@ def apply_playoffs(tournament: Tournament, lines: list) -> tuple[list, tuple[Pla
             rank, shared = place[player_of[lines[i].entry_id]]
             lines[i] = replace(lines[i], rank=base + rank - 1, shared=shared)
         ordered = sorted(group, key=lambda i: (lines[i].rank, lines[i].start_no))
-        notes.append(PlayoffNote(rank=base, slug=p.slug, name=p.name, names=tuple(lines[i].name for i in ordered)))
+        notes.append(PlayoffNote(rank=base, slug=p.slug, name=p.name, names=tuple(lines[i].name for i in ordered),
+                                 system=p.system))
         moved = [lines[i] for i in ordered]
         for slot, line in zip(sorted(group), moved):
             lines[slot] = line

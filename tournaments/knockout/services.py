@@ -36,6 +36,7 @@ from federation.errors import Conflict
 from tournaments.knockout.matches import _loser_entry_id, _winner_entry_id
 from tournaments.knockout.selectors import _slots
 from tournaments.knockout.stages import take_qualifiers
+from tournaments.knockout.walkovers import third_place_walkover, walkover_record
 from tournaments.models import CoinToss, Entry, Match, Round, Tournament
 from tournaments.pairing import PairingError
 from tournaments.pairing import knockout as core
@@ -62,8 +63,9 @@ def round_pair_knockout(*, tournament: Tournament, user=None, coin_seed: str | N
     byes to the top seeds (:func:`tournaments.pairing.knockout_bracket`); ``rounds_total`` becomes the
     bracket's number of rounds. Later rounds: the winners of the previous round, in bracket order
     (:func:`tournaments.pairing.next_round_pairs`); a winner who withdrew leaves the slot empty (the
-    opponent has a bye). The final round adds the match for third place between the semi-final losers
-    when the event has one. Colours: a coin toss per match (:func:`board_toss`).
+    opponent has a bye, shown as a walkover). The final round adds the match for third place between the
+    semi-final losers when the event has one; a loser who withdrew forfeits it at once, so the other takes
+    3rd by walkover (:func:`tournaments.knockout.walkovers.third_place_walkover`). Colours: a coin toss per match (:func:`board_toss`).
 
     Conflict (a clear sentence) when a match of the previous round is undecided, the previous round is
     not closed, every round is paired, or fewer than two players are left.
@@ -122,31 +124,33 @@ def round_pair_knockout(*, tournament: Tournament, user=None, coin_seed: str | N
             losers = []
             for m in slots:
                 lid = _loser_entry_id(m) if m is not None else None
-                losers.append(entries[lid] if lid is not None and not entries[lid].withdrawn else None)
-            pair = core.third_place_pair(losers) if len(losers) == 2 else None
-            if pair is not None:
-                third = tuple(sorted(pair, key=lambda e: e.start_no))
+                losers.append(entries[lid] if lid is not None else None)
+            # a semi-final loser who withdrew forfeits it: the other takes 3rd by walkover (issue 25)
+            third = third_place_walkover(*losers) if len(losers) == 2 else None
     seed = coin_seed or secrets.token_hex(16)
     rnd = Round.objects.create(tournament=tournament, number=number, status=Round.Status.PAIRED, paired_at=timezone.now())
     CoinToss.objects.create(
         round=rnd, seed=seed, outcome=board_toss(seed, 1), tossed_at=timezone.now(),
         tossed_by=user if getattr(user, "is_authenticated", False) else None,
     )
-    boards: list[tuple[int, Entry, Entry | None, bool]] = []
+    boards: list[tuple[int, Entry, Entry | None, bool | str]] = []  # (board, a, b, the match for third place's forfeit / False)
     for k, (a, b) in enumerate(pairs, start=1):
         if a is not None:
             boards.append((k, a, b, False))
     if third is not None:
-        boards.append((len(pairs) + 1, third[0], third[1], True))
+        boards.append((len(pairs) + 1, third[0], third[1], third[2]))
     if not any(b is not None for _k, _a, b, _t in boards) and number == 1:
         raise Conflict(_("At least two players are needed to pair a round."))
-    for k, a, b, is_third in boards:
+    for k, a, b, third_forfeit in boards:
         if b is None:
             Match.objects.create(round=rnd, board=k, kind=Match.Kind.BYE, bye_kind=Match.ByeKind.PAIRING, white=a,
                                  white_points=tournament.bye_points)
             continue
         white, black = (a, b) if board_toss(seed, k) == "w" else (b, a)
-        Match.objects.create(round=rnd, board=k, white=white, black=black, third_place=is_third)
+        m = Match.objects.create(round=rnd, board=k, white=white, black=black, third_place=third_forfeit is not False)
+        if third_forfeit:  # the match for third place, a semi-final loser having withdrawn: a walkover
+            gone = "both" if third_forfeit == "both" else "white" if (a if third_forfeit == "a" else b) == white else "black"
+            walkover_record(match=m, side=gone, user=user)
     if tournament.status == Tournament.Status.DRAFT:
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])

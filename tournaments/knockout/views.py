@@ -154,13 +154,15 @@ def qualifiers_take(request, slug: str):
 @_role(access.can_organise, gettext_lazy("Only the organiser can start a play-off."))
 def playoff_create(request, slug: str):
     """Organiser: arrange a play-off between the players who share a place of the final standings
-    (:func:`tournaments.knockout.playoffs.playoff_create`); then pair and play it like any knockout."""
+    (:func:`tournaments.knockout.playoffs.playoff_create`: ``format`` blank for the default, ``round_robin`` or
+    ``knockout``); then pair and play it like any event."""
     from tournaments.knockout.playoffs import playoff_create as create
 
     t = _tournament(request, slug)
     try:
         sets = int(request.POST.get("sets") or 3)
-        playoff = create(tournament=t, rank=request.POST.get("rank"), sets=sets, user=request.user)
+        playoff = create(tournament=t, rank=request.POST.get("rank"), sets=sets, user=request.user,
+                         format=request.POST.get("format") or "")
     except ValueError:
         messages.error(request, _("Sets per match must be odd (1, 3, 5 or 7)."))
     except ApplicationError as exc:

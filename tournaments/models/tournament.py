@@ -143,6 +143,9 @@ class Tournament(models.Model):
         verbose_name=_("qualified from"),
     )
     qualifiers = models.PositiveSmallIntegerField(_("qualifiers"), null=True, blank=True)
+    #: a play-off of 3 or more (issue 25): the seed of the lot that drew its starting numbers
+    #: (:func:`tournaments.knockout.playoffs.playoff_draw`); blank when no lot was drawn
+    playoff_lot = models.CharField(_("play-off lot seed"), max_length=64, blank=True, default="")
 
     history = history(excluded_fields=["version", "standings_version"])
 
