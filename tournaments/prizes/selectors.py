@@ -7,8 +7,9 @@ the same rounds and tie-breaks): its members in standings order, ranked within t
 :mod:`tournaments.standings.categories` from one query of the entries' facts (birth year, sex, rating at
 entry, club, city); the prize list by :mod:`tournaments.standings.prizes`.
 
-Queries: the categories (1), the entries' facts (1), the prizes (1, prize list only), the event's year
-(1, only when the tournament has no start date and is a section of an event), plus the standings' own.
+Queries: the categories (1), the entries' facts (1), the prizes (1, prize list only), the rounds the
+withdrawn players left after (1, prize list only, only when a player withdrew), the event's year (1, only
+when the tournament has no start date and is a section of an event), plus the standings' own.
 """
 from __future__ import annotations
 
@@ -282,7 +283,7 @@ def prize_list(*, tournament: Tournament, public_only: bool = False, lang: str =
                   order=by_pk[p.category_id].order if p.category_id else 0, money=p.money)
         for p in prizes
     ]
-    early = withdrawn_early(tournament=tournament)
+    early = withdrawn_early(tournament=tournament) if any(ln.withdrawn for ln in st.lines) else frozenset()
     ranking = [
         Ranked(id=ln.entry_id, rank=ln.rank, points=Decimal(str(ln.points)), lot_key=ln.start_no,
                withdrawn_early=ln.entry_id in early)
