@@ -43,6 +43,9 @@ with category prizes, such as national youth championships):
    (``reason="lot"``) and those level on points with the list's last prize winner but separated by
    the tie-breaks (``reason="tiebreaks"``).
 
+A share counts as the player's prize: like any prize it takes them out of the prizes handed out after
+it (the less valuable ones), so a sharer never also takes a category prize.
+
 Money is shared in cents: each share is rounded down to 0.01 (the cents left over, fewer than the
 number of sharers, are not paid out), so the shares never add up to more than the prizes pooled.
 
