@@ -40,8 +40,8 @@ with category prizes, such as national youth championships):
 7. A prize nobody eligible is left for (an empty category, or every member already awarded) stays
    **unawarded**: it does not pass to a player outside its category.
 8. Players **tied just outside** a list's prizes are listed (:class:`Outside`): those who lost a lot
-   (``reason="lot"``) and those level on points with the list's last prize winner but separated by
-   the tie-breaks (``reason="tiebreaks"``).
+   (``reason="lot"``; unless they took a less valuable prize after it) and those level on points with
+   the list's last prize winner but separated by the tie-breaks (``reason="tiebreaks"``).
 
 A share counts as the player's prize: like any prize it takes them out of the prizes handed out after
 it (the less valuable ones), so a sharer never also takes a category prize.
@@ -286,6 +286,7 @@ def distribute(
                 for pid in drawn[len(occupied):]
             )
 
+    outside = [o for o in outside if o.player not in awarded]  # a lot's loser may take a later prize
     listed = {(o.player, o.category) for o in outside}
     outside.extend(
         o for o in _tied_outside(prizes, ranking, pools, done, awarded, barred) if (o.player, o.category) not in listed

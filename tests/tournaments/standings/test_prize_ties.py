@@ -7,11 +7,14 @@ import hashlib
 from decimal import Decimal as D
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tournaments.standings.categories import CategoryRule, PlayerFacts, is_member
 from tournaments.standings.prizes import (
     POINTS_EQUAL,
     POINTS_HORT,
+    SHARINGS,
     Outside,
     PassedOver,
     PrizeSpec,
@@ -164,3 +167,52 @@ def test_category_prizes_after_a_shared_overall_prize():
     result = distribute(prizes, ranking=table((1, 1, 5), (2, 1, 5), (3, 3, 4)), eligible={"U12": {1, 3}})
     assert result.amounts() == {1: D("600.00"), 2: D("600.00")}
     assert by_prize(result)[9].winner == 3
+
+
+@st.composite
+def tied_problems(draw):
+    n = draw(st.integers(0, 10))
+    points = sorted((D(draw(st.integers(0, 6))) / 2 for _ in range(n)), reverse=True)
+    ranking, rank = [], 0
+    for i, p in enumerate(points):
+        level = i and p == points[i - 1] and draw(st.booleans())  # level on everything with the one above
+        rank = rank if level else i + 1
+        ranking.append(Ranked(id=i + 1, rank=rank, points=p, lot_key=i + 1, withdrawn_early=draw(st.booleans())
+                              and draw(st.booleans())))
+    ids = [r.id for r in ranking]
+    eligible = {c: frozenset(draw(st.sets(st.sampled_from(ids), max_size=n)) if n else set()) for c in ("A", "B")}
+    prizes, pid = [], 0
+    for category in (None, "A", "B"):
+        values = sorted(draw(st.lists(st.sampled_from([0, 50, 100, 300, 1000]), max_size=4)), reverse=True)
+        for place, v in enumerate(values, start=1):
+            pid += 1
+            prizes.append(PrizeSpec(id=pid, place=place, value=D(v), category=category, money=draw(st.booleans())))
+    return prizes, ranking, eligible
+
+
+@settings(max_examples=300, deadline=None)
+@given(tied_problems(), st.sampled_from(SHARINGS), st.sampled_from(["", "tohum"]), st.booleans())
+def test_prize_distribution_properties(problem, sharing, seed, withdrawn_may_win):
+    prizes, ranking, eligible = problem
+    result = distribute(prizes, ranking=ranking, eligible=eligible, sharing=sharing, seed=seed,
+                        withdrawn_may_win=withdrawn_may_win)
+    value = {p.id: p.value for p in prizes}
+    assert sorted(a.prize_id for a in result.awards) == sorted(value), "one outcome per prize"
+    holders: dict[int, object] = {}
+    barred = {r.id for r in ranking if r.withdrawn_early} if not withdrawn_may_win else set()
+    for a in result.awards:
+        takers = [a.winner] if a.winner is not None else [pid for pid, _x in a.shares]
+        if a.lot_pending:
+            takers = list(a.tied)
+        key = a.pooled or (a.tied if a.lot_pending else (a.prize_id,))
+        for pid in takers:
+            assert pid not in barred, "a player who withdrew early takes nothing"
+            assert holders.setdefault(pid, key) == key, "one prize (or one pool) per player"
+        if a.shares:
+            pooled = sum(value[q] for q in a.pooled)
+            total = sum(amount for _pid, amount in a.shares)
+            assert pooled - D("0.01") * len(a.shares) <= total <= pooled, "the shares add up to the pooled money"
+        if a.lot_pending:
+            assert not seed
+    for o in result.outside:
+        assert o.player not in holders
