@@ -61,6 +61,7 @@ urlpatterns = [
          name="category-delete"),
     path("t/<slug:slug>/prizes/", category_views.prizes, name="prizes"),
     path("t/<slug:slug>/prizes.pdf", category_views.prizes_pdf, name="prizes-pdf"),
+    path("t/<slug:slug>/prizes/lot/", category_views.prize_lot_draw, name="prize-lot-draw"),
     path("t/<slug:slug>/prizes/<int:prize_id>/", category_views.prize_edit, name="prize-edit"),
     path("t/<slug:slug>/prizes/<int:prize_id>/delete/", category_views.prize_delete, name="prize-delete"),
 ]

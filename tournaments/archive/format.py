@@ -51,6 +51,9 @@ LEFT_OUT = {
                    "qualified_from": "another tournament", "qualifiers": "knockout settings (format 1)",
                    # a play-off's lot (issue 25) belongs with the event whose tie it broke (qualified_from)
                    "playoff_lot": "a play-off's lot, with qualified_from (format 1)",
+                   # the prize rules (issue 25) go with the prize list, which archive format 1 does not carry
+                   "prize_sharing": "prize rules (format 1)", "prizes_to_withdrawn": "prize rules (format 1)",
+                   "prize_lot_seed": "prize rules (format 1)",
                    "format": "team events (format 1)", "boards_per_team": "team events (format 1)"},
     "Entry": {"id": "database id", "tournament": "the archive's tournament"},
     "Player": {"id": "database id", "rating": "owned by the national rating", "user": "user account",

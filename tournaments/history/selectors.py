@@ -43,6 +43,8 @@ ACTION_LABELS = {
     "event.unregister": gettext_lazy("player taken off the event's list"),
     "category.create": gettext_lazy("category added"), "category.edit": gettext_lazy("category changed"),
     "category.delete": gettext_lazy("category deleted"), "prize.create": gettext_lazy("prize added"),
+    "tournament.prize_rules": gettext_lazy("prize rules changed"),
+    "tournament.prize_lot": gettext_lazy("prize lot drawn"),
     "prize.edit": gettext_lazy("prize changed"), "prize.delete": gettext_lazy("prize deleted"),
     "knockout.qualifiers": gettext_lazy("knockout qualifiers chosen"),
     "playoff.create": gettext_lazy("play-off created"),
@@ -81,6 +83,10 @@ FIELD_LABELS = {
     "place": gettext_lazy("place"), "label": gettext_lazy("prize"), "value": gettext_lazy("value"),
     "short_name": gettext_lazy("short name"), "seed_no": gettext_lazy("seed"), "team_id": gettext_lazy("team"),
     "board": gettext_lazy("board"), "reserve": gettext_lazy("reserve"),
+    "prize_sharing": gettext_lazy("sharing prize money"),
+    "prizes_to_withdrawn": gettext_lazy("players who withdrew early can take prizes"),
+    "prize_lot_seed": gettext_lazy("seed of the prize lot"),
+    "includes_unrated": gettext_lazy("includes unrated players"), "money": gettext_lazy("money prize"),
 }
 #: Fields holding a date and time / a date: shown in the reader's language and the site's time zone (the API
 #: keeps ISO 8601).
@@ -98,15 +104,17 @@ from tournaments.models import Category, Prize, Team, TeamMember
 _FIELDS = {
     "Tournament": ["name", "start_date", "end_date", "venue", "city", "chief_arbiter", "time_control", "tiebreaks",
                    "rounds_total", "status", "standings_round", "standings_published_at", "archived_at",
-                   "acceleration", "tiebreak_rules", "second_cycle_swap"],
+                   "acceleration", "tiebreak_rules", "second_cycle_swap",
+                   "prize_sharing", "prizes_to_withdrawn", "prize_lot_seed"],
     "TournamentRole": ["user_id", "role"],
     "Entry": ["start_no", "player_id", "rating", "withdrawn", "withdrawn_after_round"],
     "Round": ["number", "status", "modified_by_hand"],
     "Match": ["kind", "bye_kind", "white_id", "black_id", "forfeit", "white_points", "black_points", "rated", "version"],
     "Absence": ["entry_id", "round_number", "kind"],
     "ForbiddenPair": ["first_id", "second_id", "first_round", "last_round", "reason"],
-    "Category": ["code", "name", "kind", "max_age", "min_age", "rating_min", "rating_max", "club_id", "city", "order"],
-    "Prize": ["category_id", "place", "label", "value"],
+    "Category": ["code", "name", "kind", "max_age", "min_age", "rating_min", "rating_max", "club_id", "city", "order",
+                 "includes_unrated"],
+    "Prize": ["category_id", "place", "label", "value", "money"],
     "Team": ["name", "short_name", "seed_no", "withdrawn"],
     "TeamMember": ["team_id", "entry_id", "board", "reserve"],
 }
@@ -193,6 +201,7 @@ def _choice_labels() -> dict[str, dict[str, object]]:
         "status": {**dict(Tournament.Status.choices), **dict(Round.Status.choices)},
         "acceleration": dict(Tournament.Acceleration.choices),
         "tiebreak_rules": dict(Tournament.TiebreakRules.choices),
+        "prize_sharing": dict(Tournament.PrizeSharing.choices),
         "kind": {**dict(Match.Kind.choices), **dict(Absence.Kind.choices), **dict(Category.Kind.choices)},
         "bye_kind": dict(Match.ByeKind.choices),
         "forfeit": {k: v for k, v in Match.Forfeit.choices if k},

@@ -21,7 +21,7 @@ class Category(models.Model):
     ``kind`` and its fields: ``age`` - ``max_age`` (born in or after year - max_age, the year of the
     tournament's start, else its event's reference year, else the current year) and optional ``min_age``; ``girls`` / ``boys``;
     ``unrated`` (rating 0 at entry); ``rating`` - ``rating_min`` <= entry rating <= ``rating_max``
-    (either end open); ``club``; ``city``.
+    (either end open; unrated players only when ``includes_unrated``); ``club``; ``city``.
     """
 
     class Kind(models.TextChoices):
@@ -46,6 +46,7 @@ class Category(models.Model):
     )
     city = models.CharField(_("city"), max_length=60, blank=True, default="", validators=[no_control_characters])
     order = models.PositiveSmallIntegerField(_("order"), default=0)
+    includes_unrated = models.BooleanField(_("includes unrated players"), default=False)
 
     history = history()
 
@@ -80,6 +81,8 @@ class Prize(models.Model):
     place = models.PositiveSmallIntegerField(_("place"))
     label = models.CharField(_("prize"), max_length=120, validators=[no_control_characters])
     value = models.DecimalField(_("value"), max_digits=10, decimal_places=2, default=Decimal("0"))
+    #: a cash prize: shared among tied players (``tournaments.standings.prizes``); else indivisible (by lot)
+    money = models.BooleanField(_("money prize"), default=False)
 
     history = history()
 

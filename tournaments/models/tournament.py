@@ -42,6 +42,11 @@ class Tournament(models.Model):
         HIGHER_SEED = "higher_seed", _("the higher seed advances")
         DECIDERS_THEN_SEED = "deciders_then_seed", _("a number of decider sets, then the higher seed")
 
+    class PrizeSharing(models.TextChoices):
+        TIEBREAKS = "tiebreaks", _("only players level on points and every tie-break share")
+        POINTS = "points", _("players level on points share equally")
+        HORT = "hort", _("players level on points share by the Hort system")
+
     class Status(models.TextChoices):
         DRAFT = "draft", _("draft")
         RUNNING = "running", _("running")
@@ -146,6 +151,14 @@ class Tournament(models.Model):
     #: a play-off of 3 or more (issue 25): the seed of the lot that drew its starting numbers
     #: (:func:`tournaments.knockout.playoffs.playoff_draw`); blank when no lot was drawn
     playoff_lot = models.CharField(_("play-off lot seed"), max_length=64, blank=True, default="")
+    #: the prize list (issue 25; ``tournaments.standings.prizes``): how money is shared among players level on
+    #: points (fixed once round 1 is paired), whether a player who withdrew before the last round can take a
+    #: prize, and the seed of the lot for indivisible prizes among players level on everything (drawn once)
+    prize_sharing = models.CharField(
+        _("sharing prize money"), max_length=10, choices=PrizeSharing.choices, default=PrizeSharing.TIEBREAKS
+    )
+    prizes_to_withdrawn = models.BooleanField(_("players who withdrew early can take prizes"), default=False)
+    prize_lot_seed = models.CharField(_("seed of the prize lot"), max_length=64, blank=True, default="")
 
     history = history(excluded_fields=["version", "standings_version"])
 

@@ -28,6 +28,11 @@ class CategoryForm(forms.Form):
     club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.none(), required=False)
     city = forms.CharField(label=_("City"), max_length=60, required=False,
                            help_text=_("City category: the player's city (else their club's)."))
+    includes_unrated = forms.BooleanField(
+        label=_("Includes unrated players"), required=False,
+        help_text=_("Rating band: unrated players (no rating at entry) are in it only when this is ticked "
+                    "(e.g. “U1600 and unrated”)."),
+    )
     reason = forms.CharField(label=_("Reason (optional)"), max_length=500, required=False)
 
     def __init__(self, *args, tournament: Tournament, category: Category | None = None, **kwargs):
@@ -35,7 +40,7 @@ class CategoryForm(forms.Form):
             kwargs.setdefault("initial", {
                 "code": category.code, "name": category.name, "kind": category.kind, "max_age": category.max_age,
                 "min_age": category.min_age, "rating_min": category.rating_min, "rating_max": category.rating_max,
-                "club": category.club_id, "city": category.city,
+                "club": category.club_id, "city": category.city, "includes_unrated": category.includes_unrated,
             })
         super().__init__(*args, **kwargs)
         if category is None:
@@ -66,12 +71,18 @@ class PrizeForm(forms.Form):
         help_text=_("Orders the prizes: a player takes only the most valuable prize they qualify for. Money, or "
                     "points you give trophies (equal values: overall before category)."),
     )
+    money = forms.BooleanField(
+        label=_("Money prize"), required=False,
+        help_text=_("Money is shared: players level on points and every tie-break pool the money prizes they "
+                    "jointly occupy and split it equally. A trophy or a medal is indivisible: a recorded lot "
+                    "decides between them."),
+    )
     reason = forms.CharField(label=_("Reason (optional)"), max_length=500, required=False)
 
     def __init__(self, *args, categories, prize=None, **kwargs):
         if prize is not None:
             kwargs.setdefault("initial", {"category": prize.category_id or "", "place": prize.place,
-                                          "label": prize.label, "value": prize.value})
+                                          "label": prize.label, "value": prize.value, "money": prize.money})
         super().__init__(*args, **kwargs)
         if prize is None:
             del self.fields["reason"]
@@ -83,3 +94,29 @@ class PrizeForm(forms.Form):
         if d.get("value") in (None, ""):
             d["value"] = 0
         return d
+
+
+class PrizeRulesForm(forms.Form):
+    """The event's prize rules (``tournaments.prizes.services.tournament_prize_rules_update``)."""
+
+    prize_sharing = forms.ChoiceField(
+        label=_("Sharing prize money"), choices=Tournament.PrizeSharing.choices,
+        help_text=_("Announced before the event; fixed once round 1 is paired. Only players level on points and "
+                    "every tie-break share (default); or all players level on points share the money prizes "
+                    "they jointly occupy: in equal shares, or by the Hort system (each keeps half of the prize "
+                    "of their place on the tie-breaks; the other halves are pooled and split equally), as "
+                    "Swiss-Manager and Vega offer."),
+    )
+    prizes_to_withdrawn = forms.BooleanField(
+        label=_("Players who withdrew before the last round can take prizes"), required=False,
+        help_text=_("Default: no — the prize goes to the next eligible player and the prize list says why the "
+                    "withdrawn player was passed over."),
+    )
+    reason = forms.CharField(label=_("Reason (optional)"), max_length=500, required=False)
+
+    def __init__(self, *args, tournament: Tournament, paired: bool, **kwargs):
+        kwargs.setdefault("initial", {"prize_sharing": tournament.prize_sharing,
+                                      "prizes_to_withdrawn": tournament.prizes_to_withdrawn})
+        super().__init__(*args, **kwargs)
+        if paired:
+            self.fields["prize_sharing"].disabled = True

@@ -7,8 +7,9 @@ the same rounds and tie-breaks): its members in standings order, ranked within t
 :mod:`tournaments.standings.categories` from one query of the entries' facts (birth year, sex, rating at
 entry, club, city); the prize list by :mod:`tournaments.standings.prizes`.
 
-Queries: the categories (1), the entries' facts (1), the prizes (1, prize list only), the event's year
-(1, only when the tournament has no start date and is a section of an event), plus the standings' own.
+Queries: the categories (1), the entries' facts (1), the prizes (1, prize list only), the rounds the
+withdrawn players left after (1, prize list only, only when a player withdrew), the event's year (1, only
+when the tournament has no start date and is a section of an event), plus the standings' own.
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from tournaments.standings.categories import (
     members,
     rank_in_category,
 )
-from tournaments.standings.prizes import PrizeSpec, allocate
+from tournaments.standings.prizes import PrizeSpec, Ranked, distribute
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +113,7 @@ def category_rule(category: Category) -> CategoryRule:
     return CategoryRule(
         code=category.code, kind=category.kind, max_age=category.max_age, min_age=category.min_age,
         rating_min=category.rating_min, rating_max=category.rating_max, club_id=category.club_id,
-        city=search_fold(category.city),
+        city=search_fold(category.city), includes_unrated=category.includes_unrated,
     )
 
 
@@ -178,9 +179,11 @@ def category_crosstable(*, tournament: Tournament, code: str, public_only: bool 
 
 @dataclass(frozen=True, slots=True)
 class PrizeLine:
-    """One prize and its winner: ``winner`` is the winner's overall standings line (None: unawarded),
-    ``place_in_list`` the winner's rank within the prize's list (the category's rank; for an overall
-    prize the overall rank)."""
+    """One prize and its winner: ``winner`` is the winner's overall standings line (None: unawarded,
+    shared or pending a lot), ``place_in_list`` the winner's rank within the prize's list (the category's
+    rank; for an overall prize the overall rank). A shared money prize: ``shares`` (each sharer's line
+    and amount) and ``pooled_places`` (the places of the list pooled together). ``tied``: the players
+    level on everything who drew (``by_lot``) or still have to draw (``lot_pending``) lots for it."""
 
     prize_id: int
     place: int
@@ -190,6 +193,30 @@ class PrizeLine:
     category_name: str
     winner: selectors.StandingLine | None
     place_in_list: int | None
+    money: bool = False
+    shares: tuple = ()
+    pooled_places: tuple[int, ...] = ()
+    tied: tuple = ()
+    by_lot: bool = False
+    lot_pending: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PassedOverLine:
+    """A player who would have had ``prize`` (its list name and label) but withdrew before the last round."""
+
+    line: selectors.StandingLine
+    list_name: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class OutsideLine:
+    """A player tied just outside the prizes of a list: ``reason`` ``"lot"`` or ``"tiebreaks"``."""
+
+    line: selectors.StandingLine
+    list_name: str
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,22 +234,43 @@ class PrizeList:
     """The prize list: ``prizes`` (overall first by place, then each category's, in the categories'
     order), the overall ``standings`` it was decided on, ``tables`` (each category's table) and
     ``final`` (every round is closed and counted: the allocation no longer changes unless a result is
-    corrected)."""
+    corrected); ``passed_over`` (withdrawn players passed over, and why), ``outside`` (players tied just
+    outside the prizes), the event's ``sharing`` and ``withdrawn_may_win`` settings and the lot's ``seed``."""
 
     standings: selectors.Standings
     prizes: tuple[PrizeLine, ...]
     tables: tuple[CategoryTable, ...]
     final: bool
+    passed_over: tuple[PassedOverLine, ...] = ()
+    outside: tuple[OutsideLine, ...] = ()
+    sharing: str = "tiebreaks"
+    withdrawn_may_win: bool = False
+    seed: str = ""
 
     @property
     def awarded(self) -> int:
-        return sum(1 for p in self.prizes if p.winner is not None)
+        return sum(1 for p in self.prizes if p.winner is not None or p.shares)
+
+    @property
+    def lot_pending(self) -> bool:
+        return any(p.lot_pending for p in self.prizes)
+
+    @property
+    def lot_drawn(self) -> bool:
+        return any(p.by_lot for p in self.prizes)
+
+
+def withdrawn_early(*, tournament: Tournament) -> frozenset[int]:
+    """Entry ids of the players who withdrew before the last round (one query)."""
+    rows = Entry.objects.filter(tournament=tournament, withdrawn=True).values_list("id", "withdrawn_after_round")
+    return frozenset(pk for pk, after in rows if after is None or after < tournament.rounds_total)
 
 
 def prize_list(*, tournament: Tournament, public_only: bool = False, lang: str = "tr") -> PrizeList:
-    """Who wins which prize (:func:`tournaments.standings.prizes.allocate`: one prize per player, the most
-    valuable; each to the best-ranked eligible player not awarded yet) on the standings ``public_only``
-    would show, with every category's table."""
+    """Who wins which prize (:func:`tournaments.standings.prizes.distribute`: one prize per player, the most
+    valuable; each to the best-ranked eligible player not awarded yet; players level on everything
+    treated alike; the event's sharing and withdrawal settings) on the standings ``public_only`` would
+    show, with every category's table."""
     categories = tournament_categories(tournament=tournament)
     by_code = {c.code: c for c in categories}
     by_pk = {c.pk: c for c in categories}
@@ -232,34 +280,65 @@ def prize_list(*, tournament: Tournament, public_only: bool = False, lang: str =
     specs = [
         PrizeSpec(id=p.pk, place=p.place, value=p.value,
                   category=by_pk[p.category_id].code if p.category_id else None,
-                  order=by_pk[p.category_id].order if p.category_id else 0)
+                  order=by_pk[p.category_id].order if p.category_id else 0, money=p.money)
         for p in prizes
     ]
-    awards = {a.prize_id: a.winner for a in allocate(
-        specs, ranking=[ln.entry_id for ln in st.lines], eligible=member_ids,
-    )}
+    early = withdrawn_early(tournament=tournament) if any(ln.withdrawn for ln in st.lines) else frozenset()
+    ranking = [
+        Ranked(id=ln.entry_id, rank=ln.rank, points=Decimal(str(ln.points)), lot_key=ln.start_no,
+               withdrawn_early=ln.entry_id in early)
+        for ln in st.lines
+    ]
+    result = distribute(
+        specs, ranking=ranking, eligible=member_ids, sharing=tournament.prize_sharing,
+        seed=tournament.prize_lot_seed, withdrawn_may_win=tournament.prizes_to_withdrawn,
+    )
+    awards = {a.prize_id: a for a in result.awards}
     tables = {c.code: standings_in_category(st, member_ids[c.code]) for c in categories}
     line_of = {ln.entry_id: ln for ln in st.lines}
     category_rank = {code: {ln.entry_id: ln.rank for ln in t.lines} for code, t in tables.items()}
     position = {c.pk: i for i, c in enumerate(categories)}
     prizes.sort(key=lambda p: (p.category_id is not None, position.get(p.category_id, -1), p.place))
+    place_of = {p.pk: p.place for p in prizes}
     lines = []
     for p in prizes:
         code = by_pk[p.category_id].code if p.category_id else None
-        winner = awards.get(p.pk)
-        line = line_of.get(winner) if winner is not None else None
+        award = awards[p.pk]
+        line = line_of.get(award.winner) if award.winner is not None else None
         if line is None:
             rank_in_list = None
         elif code is None:
             rank_in_list = line.rank
         else:
-            rank_in_list = category_rank[code].get(winner)
+            rank_in_list = category_rank[code].get(award.winner)
         lines.append(PrizeLine(
             prize_id=p.pk, place=p.place, label=p.label, value=p.value, category_code=code,
             category_name=by_code[code].name if code else _("Overall"), winner=line, place_in_list=rank_in_list,
+            money=p.money, shares=tuple((line_of[pid], amount) for pid, amount in award.shares),
+            pooled_places=tuple(sorted(place_of[q] for q in award.pooled)),
+            tied=tuple(line_of[pid] for pid in award.tied), by_lot=award.by_lot, lot_pending=award.lot_pending,
         ))
+    list_name = {c.code: c.name for c in categories}
+    prize_by_pk = {p.pk: p for p in prizes}
+
+    def name_of(code):
+        return list_name[code] if code else _("Overall")
+
+    passed = tuple(
+        PassedOverLine(
+            line=line_of[o.player],
+            list_name=name_of(by_pk[prize_by_pk[o.prize_id].category_id].code
+                              if prize_by_pk[o.prize_id].category_id else None),
+            label=prize_by_pk[o.prize_id].label,
+        )
+        for o in result.passed_over
+    )
+    outside = tuple(OutsideLine(line=line_of[o.player], list_name=name_of(o.category), reason=o.reason)
+                    for o in result.outside)
     final = st.rounds >= tournament.rounds_total and not st.provisional
     return PrizeList(
         standings=st, prizes=tuple(lines),
         tables=tuple(CategoryTable(c.code, c.name, c.kind, tables[c.code]) for c in categories), final=final,
+        passed_over=passed, outside=outside, sharing=tournament.prize_sharing,
+        withdrawn_may_win=tournament.prizes_to_withdrawn, seed=tournament.prize_lot_seed,
     )

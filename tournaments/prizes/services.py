@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
+import secrets
 from decimal import Decimal, InvalidOperation
 
 from django.db import IntegrityError, transaction
@@ -23,7 +24,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from federation.audit import audit_context
-from federation.errors import NotFound, ValidationFailed
+from federation.errors import Conflict, NotFound, ValidationFailed
 from federation.models import Club
 from tournaments import access
 from tournaments.models import Category, Prize, Tournament
@@ -100,6 +101,12 @@ def _whole(value, field: str, lo: int, hi: int) -> int | None:
     return n
 
 
+def _check_flag(value, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise ValidationFailed(_("Choose yes or no."), field=field)
+    return value
+
+
 def _organiser(user, tournament: Tournament, message: str) -> None:
     if user is not None:
         access.require(access.can_organise(user, tournament), message)
@@ -165,12 +172,14 @@ def _code_taken(tournament: Tournament, code: str, *, exclude: int | None = None
 @transaction.atomic
 def category_create(
     *, tournament: Tournament, code: str, name: str, kind: str, max_age=None, min_age=None, rating_min=None,
-    rating_max=None, club=None, city: str = "", order: int | None = None, user=None,
+    rating_max=None, club=None, city: str = "", order: int | None = None, includes_unrated: bool = False,
+    user=None,
 ) -> Category:
     """Add a category to ``tournament``'s rankings (a table read out of the overall standings, with its
     own prizes). ``kind`` and its fields: ``age`` — ``max_age`` (U12: 12) and/or ``min_age``;
     ``girls``/``boys``/``unrated``; ``rating`` — ``rating_min``/``rating_max``; ``club`` — ``club`` (a
     :class:`~federation.models.Club` or its id); ``city`` — ``city``. Fields of other kinds are ignored.
+    ``includes_unrated``: a rating band that also takes the unrated players (default: it does not).
     ``code`` is stored in capitals and is unique in the tournament. ``order``: its position in lists
     (default: last). Raises PermissionDenied; ValidationFailed naming the field."""
     _organiser(user, tournament, _("Only the organiser can change the categories."))
@@ -186,6 +195,7 @@ def category_create(
     try:
         with transaction.atomic():
             category = Category.objects.create(tournament=tournament, code=code, name=name, kind=kind, order=order,
+                                               includes_unrated=_check_flag(includes_unrated, "includes_unrated"),
                                                **rule)
     except IntegrityError:  # a concurrent create of the same code
         raise ValidationFailed(_("This tournament already has a category %(code)s.") % {"code": code},
@@ -209,7 +219,7 @@ def category_quick_add(*, tournament: Tournament, preset: str, user=None) -> Cat
 
 
 #: What :func:`category_update` may change.
-CATEGORY_FIELDS = ("code", "name", "kind", "order", *_RULE_FIELDS)
+CATEGORY_FIELDS = ("code", "name", "kind", "order", "includes_unrated", *_RULE_FIELDS)
 
 
 @audited("category.edit")
@@ -233,10 +243,13 @@ def category_update(*, category: Category, user=None, reason: str = "", **change
         changes["name"] = _clean_text(changes["name"], "name", 120, required=True)
     if "order" in changes:
         changes["order"] = _whole(changes["order"], "order", 0, 32767) or 0
+    if "includes_unrated" in changes:
+        changes["includes_unrated"] = _check_flag(changes["includes_unrated"], "includes_unrated")
     kind = str(changes.get("kind", row.kind) or "")
     current = {f: getattr(row, f) for f in _RULE_FIELDS}
     rule = _check_rule(kind, {**current, **{f: v for f, v in changes.items() if f in _RULE_FIELDS}})
-    new = {**{f: v for f, v in changes.items() if f in ("code", "name", "order")}, "kind": kind, **rule}
+    new = {**{f: v for f, v in changes.items() if f in ("code", "name", "order", "includes_unrated")}, "kind": kind,
+           **rule}
     return _save_changes(row, new, tournament)
 
 
@@ -350,11 +363,12 @@ def _check_list(tournament: Tournament, *, category: Category | None, place: int
 @transaction.atomic
 def prize_create(
     *, tournament: Tournament, place: int, label: str, value=Decimal("0"), category: Category | int | None = None,
-    user=None,
+    money: bool = False, user=None,
 ) -> Prize:
     """Add a prize: for ``place`` (1 = first) of the overall standings (``category`` None) or of a
     category, described by ``label`` (an amount, a trophy, a medal), worth ``value`` (orders the prizes
-    for the rule "one prize per player, the most valuable": money, or points given to trophies).
+    for the rule "one prize per player, the most valuable": money, or points given to trophies);
+    ``money``: a cash prize, shared among tied players (else indivisible: a lot decides a tie).
     Raises PermissionDenied; ValidationFailed naming the field (``place`` taken in that list or out of
     1..999, ``value`` negative or above a better place's, ``category`` of another tournament, ``label``
     empty or too long)."""
@@ -367,12 +381,13 @@ def prize_create(
     label = _clean_text(label, "label", 120, required=True)
     value = _check_value(value)
     _check_list(tournament, category=category, place=place, value=value)
-    prize = Prize.objects.create(tournament=tournament, category=category, place=place, label=label, value=value)
+    prize = Prize.objects.create(tournament=tournament, category=category, place=place, label=label, value=value,
+                                 money=_check_flag(money, "money"))
     tournament_touch(tournament)
     return prize
 
 
-PRIZE_FIELDS = ("place", "label", "value", "category")
+PRIZE_FIELDS = ("place", "label", "value", "category", "money")
 
 
 @audited("prize.edit")
@@ -393,6 +408,7 @@ def prize_update(*, prize: Prize, user=None, reason: str = "", **changes) -> Pri
         "place": _whole(changes["place"], "place", 1, MAX_PLACE) if "place" in changes else row.place,
         "label": _clean_text(changes["label"], "label", 120, required=True) if "label" in changes else row.label,
         "value": _check_value(changes["value"]) if "value" in changes else row.value,
+        "money": _check_flag(changes["money"], "money") if "money" in changes else row.money,
     }
     if new["place"] is None:
         raise ValidationFailed(_("Give the place (1 = first)."), field="place")
@@ -411,3 +427,66 @@ def prize_delete(*, prize: Prize, user=None, reason: str = "") -> None:
         raise NotFound(_("This prize no longer exists."))
     row.delete()
     tournament_touch(tournament)
+
+
+# --------------------------------------------------------------------------------------------
+# The prize rules of the event (issue 25)
+# --------------------------------------------------------------------------------------------
+
+
+@audited("tournament.prize_rules")
+@transaction.atomic
+def tournament_prize_rules_update(
+    *, tournament: Tournament, user=None, reason: str = "", prize_sharing: str | None = None,
+    prizes_to_withdrawn: bool | None = None,
+) -> Tournament:
+    """Set how the prize list treats ties and withdrawals (``tournaments.standings.prizes``):
+    ``prize_sharing`` (``tiebreaks``: only players level on points and every tie-break share; ``points``:
+    players level on points share equally; ``hort``: the Hort system) is announced before the event and
+    fixed once round 1 is paired; ``prizes_to_withdrawn`` (a player who withdrew before the last round
+    can take a prize; default no) at any time. None leaves a setting as it is. Recorded in the history
+    with ``reason``. Raises PermissionDenied; ValidationFailed naming the field; Conflict."""
+    _organiser(user, tournament, _("Only the organiser can change the prize list."))
+    tournament = _locked(tournament)
+    changes = {}
+    if prize_sharing is not None:
+        if prize_sharing not in Tournament.PrizeSharing.values:
+            raise ValidationFailed(
+                _("Unknown way of sharing prizes %(v)s; valid: %(valid)s.")
+                % {"v": str(prize_sharing)[:20], "valid": ", ".join(Tournament.PrizeSharing.values)},
+                field="prize_sharing",
+            )
+        if prize_sharing != tournament.prize_sharing:
+            if tournament.rounds.exists():
+                raise Conflict(
+                    _("How prize money is shared is announced before the event: it is fixed once round 1 is paired."),
+                    field="prize_sharing",
+                )
+            changes["prize_sharing"] = prize_sharing
+    if prizes_to_withdrawn is not None:
+        flag = _check_flag(prizes_to_withdrawn, "prizes_to_withdrawn")
+        if flag != tournament.prizes_to_withdrawn:
+            changes["prizes_to_withdrawn"] = flag
+    if changes:
+        for field, value in changes.items():
+            setattr(tournament, field, value)
+        tournament.save(update_fields=list(changes))
+        tournament_touch(tournament)
+    return tournament
+
+
+@audited("tournament.prize_lot")
+@transaction.atomic
+def tournament_prize_lot_draw(*, tournament: Tournament, user=None, reason: str = "") -> Tournament:
+    """Draw the seed of the lot for indivisible prizes among players level on everything: a random
+    secret (:func:`secrets.token_hex`), stored once and shown on the prize list, from which
+    :func:`tournaments.standings.prizes.lot_order` derives the order (anyone can re-check it). Raises
+    PermissionDenied; Conflict when it is drawn already."""
+    _organiser(user, tournament, _("Only the organiser can change the prize list."))
+    tournament = _locked(tournament)
+    if tournament.prize_lot_seed:
+        raise Conflict(_("The prize lot is drawn already; it is drawn only once."), field="prize_lot_seed")
+    tournament.prize_lot_seed = secrets.token_hex(16)
+    tournament.save(update_fields=["prize_lot_seed"])
+    tournament_touch(tournament)
+    return tournament

@@ -19,7 +19,7 @@ from federation.errors import ApplicationError
 from tournaments import access, caching, publication
 from tournaments.prizes import selectors as category_selectors
 from tournaments.prizes import services as category_services
-from tournaments.prizes.forms import CategoryForm, PrizeForm
+from tournaments.prizes.forms import CategoryForm, PrizeForm, PrizeRulesForm
 from tournaments.models import Category, Prize, Tournament
 from tournaments import view_helpers
 
@@ -54,6 +54,20 @@ def categories(request, slug: str):
                             initial={"kind": Category.Kind.AGE})
     prize_form = PrizeForm(request.POST if which == "prize" else None, categories=cats,
                            initial={"place": 1})
+    rules_form = PrizeRulesForm(request.POST if which == "rules" else None, tournament=t,
+                                paired=t.rounds.exists())
+    if which == "rules" and rules_form.is_valid():
+        data = rules_form.cleaned_data
+        try:
+            category_services.tournament_prize_rules_update(
+                tournament=t, user=request.user, reason=data.get("reason") or "",
+                prize_sharing=data["prize_sharing"], prizes_to_withdrawn=data["prizes_to_withdrawn"],
+            )
+        except ApplicationError as exc:
+            _form_error(rules_form, exc)
+        else:
+            messages.success(request, _("Prize rules saved."))
+            return redirect("categories", slug=slug)
     if which == "category" and cat_form.is_valid():
         try:
             c = category_services.category_create(tournament=t, user=request.user, **cat_form.values())
@@ -78,10 +92,27 @@ def categories(request, slug: str):
     year = category_selectors.category_age_year(t)
     return render(request, "tournaments/categories.html", {
         "t": t, "prizes": prizes, "cat_form": cat_form, "prize_form": prize_form, "age_year": year,
+        "rules_form": rules_form,
         "rows": [{"category": c, "members": counts.get(c.code, 0), "rule": category_selectors.rule_text(c, year)}
                  for c in cats],
         "presets": [(code, code in existing) for code in category_services.PRESETS],
     })
+
+
+@login_required
+@require_POST
+@_role(access.can_organise, _lazy("Only the organiser can change the categories and prizes."))
+def prize_lot_draw(request, slug: str):
+    """Organiser: draw the seed of the lot for indivisible prizes among players level on everything (once)."""
+    t, ok = _organised(request, slug)
+    if ok:
+        try:
+            category_services.tournament_prize_lot_draw(tournament=t, user=request.user)
+        except ApplicationError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("The prize lot is drawn."))
+    return redirect("categories", slug=slug)
 
 
 @login_required

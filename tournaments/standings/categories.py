@@ -60,7 +60,8 @@ class PlayerFacts:
 class CategoryRule:
     """A category's rule (``tournaments.models.Category``): ``kind`` one of :data:`KINDS` and its bounds —
     ``age``: ``max_age`` and/or ``min_age`` (ages as in the module docstring; either end open);
-    ``rating``: ``rating_min`` <= rating <= ``rating_max`` (either end open; 0 = unrated counts as 0);
+    ``rating``: ``rating_min`` <= rating <= ``rating_max`` (either end open); an unrated player (rating
+    0) is in a rating band only when ``includes_unrated`` (then whatever the band: "U1600 and unrated");
     ``club``: ``club_id``; ``city``: ``city`` (folded like :attr:`PlayerFacts.city`); ``girls``,
     ``boys`` and ``unrated`` need nothing else."""
 
@@ -72,6 +73,7 @@ class CategoryRule:
     rating_max: int | None = None
     club_id: int | None = None
     city: str = ""
+    includes_unrated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +125,9 @@ def is_member(player: PlayerFacts, rule: CategoryRule, *, year: int) -> bool:
     if kind == UNRATED:
         return not player.rating
     if kind == RATING:
-        rating = player.rating or 0
+        if not player.rating:
+            return rule.includes_unrated
+        rating = player.rating
         if rule.rating_min is not None and rating < rule.rating_min:
             return False
         return rule.rating_max is None or rating <= rule.rating_max

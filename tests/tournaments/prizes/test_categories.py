@@ -41,9 +41,16 @@ from tournaments.standings.categories import (
     members,
     rank_in_category,
 )
-from tournaments.standings.prizes import Award, PrizeSpec, allocate, allocation_order
+from tournaments.standings.prizes import Award, PrizeSpec, Ranked, allocation_order, distribute
 
 D = Decimal
+
+
+def allocate(prizes, *, ranking, eligible):
+    """The awards of :func:`distribute` for players all separated by the tie-breaks (``ranking``: ids in
+    standings order, each its own rank)."""
+    return distribute(prizes, ranking=[Ranked(id=pid, rank=i + 1) for i, pid in enumerate(ranking)],
+                      eligible=eligible).awards
 
 
 # ============================================================================================
@@ -83,7 +90,7 @@ def test_sex_rating_club_and_city_rules():
     band = CategoryRule(code="1200-1499", kind="rating", rating_min=1200, rating_max=1499)
     assert [r for r in (0, 1199, 1200, 1499, 1500) if is_member(facts(rating=r), band, year=2026)] == [1200, 1499]
     up_to = CategoryRule(code="U1400", kind="rating", rating_max=1399)
-    assert is_member(facts(rating=0), up_to, year=2026)  # unrated counts as 0
+    assert not is_member(facts(rating=0), up_to, year=2026)  # unrated: not in a band unless it says so (issue 25)
     club = CategoryRule(code="AMK", kind="club", club_id=7)
     assert is_member(facts(club_id=7), club, year=2026) and not is_member(facts(club_id=None), club, year=2026)
     city = CategoryRule(code="IZMIR", kind="city", city="izmir")
@@ -258,8 +265,8 @@ def build_open(org, *, rounds_played=3, slug="okullar-acik"):
 
 
 def add_categories_and_prizes(t, org):
-    """U12, Girls (KIZ), U8 (nobody), rating 1500-1600, unrated; overall 1000/700/500, U12 300/200,
-    KIZ 300, U8 100."""
+    """U12, Girls (KIZ), U8 (nobody), rating 1500-1600, unrated; overall 1000/700/500 (money), U12
+    300/200, KIZ 300, U8 100 (trophies and medals)."""
     u12 = category_services.category_quick_add(tournament=t, preset="U12", user=org)
     kiz = category_services.category_quick_add(tournament=t, preset="KIZ", user=org)
     u8 = category_services.category_quick_add(tournament=t, preset="U8", user=org)
@@ -267,7 +274,8 @@ def add_categories_and_prizes(t, org):
                                       rating_min=1500, rating_max=1600, user=org)
     category_services.category_create(tournament=t, code="puansiz", name="Puansızlar", kind="unrated", user=org)
     for place, value in ((1, 1000), (2, 700), (3, 500)):
-        category_services.prize_create(tournament=t, place=place, label=f"{value} TL", value=value, user=org)
+        category_services.prize_create(tournament=t, place=place, label=f"{value} TL", value=value, money=True,
+                                       user=org)
     category_services.prize_create(tournament=t, category=u12, place=1, label="U12 kupası", value=300, user=org)
     category_services.prize_create(tournament=t, category=u12, place=2, label="U12 madalyası", value=200, user=org)
     category_services.prize_create(tournament=t, category=kiz, place=1, label="Kız kupası", value=300, user=org)
@@ -326,11 +334,15 @@ def test_the_prize_list_of_the_open(school):
     got = [(p.category_code, p.place, places[p.winner.entry_id] if p.winner else None, p.place_in_list)
            for p in pl.prizes]
     assert got == [
-        (None, 1, 1, 1), (None, 2, 2, 2), (None, 3, 3, 2),  # place 3 is a shared 2nd: rank 2
-        ("U12", 1, 4, 2), ("U12", 2, 6, 3),  # the best U12 (place 2) took the overall 2nd prize
+        (None, 1, 1, 1), (None, 2, None, None), (None, 3, None, None),  # places 2 and 3: a shared 2nd
+        ("U12", 1, 4, 2), ("U12", 2, 6, 3),  # the best U12 (place 2) shares the overall 2nd and 3rd prizes
         ("KIZ", 1, 7, 3),  # girls at places 3 and 4 already have a prize
         ("U8", 1, None, None),  # nobody in U8
     ]
+    # level on points and every tie-break: 700 + 500 = 1200 pooled, 600 TL each (issue 25)
+    second, third = pl.prizes[1], pl.prizes[2]
+    assert [(places[ln.entry_id], amount) for ln, amount in second.shares] == [(2, D("600.00")), (3, D("600.00"))]
+    assert second.shares == third.shares and second.pooled_places == (2, 3)
     assert pl.awarded == 6
     assert [tb.code for tb in pl.tables] == ["U12", "KIZ", "U8", "1500-1600", "PUANSIZ"]
 
@@ -558,7 +570,9 @@ def test_prize_page_for_the_public_once_final(school):
     rows = _rows(html, "prizes")
     name = lambda place: ordered[place - 1].player.full_name  # noqa: E731
     assert [(r[1], r[2], r[3]) for r in rows] == [
-        ("1", "1000 TL", name(1)), ("2", "700 TL", name(2)), ("3", "500 TL", name(3)),
+        ("1", "1000 TL", name(1)),
+        ("2", "700 TL", f"Shared (places 2–3 pooled): {name(2)} 600.00; {name(3)} 600.00"),
+        ("3", "500 TL", f"Shared (places 2–3 pooled): {name(2)} 600.00; {name(3)} 600.00"),
         ("1", "U12 kupası", name(4)), ("2", "U12 madalyası", name(6)), ("1", "Kız kupası", name(7)),
         ("1", "U8 kupası", "not awarded (no eligible player left)")]
     assert 'data-testid="prizes-provisional"' not in html
