@@ -35,7 +35,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from federation.audit import audit_context
-from federation.collation import turkish_lower
+from federation.collation import turkish_lower, turkish_sort_key
 from federation.errors import Conflict, NotFound, ValidationFailed
 from federation.models import Club, Player
 from tournaments import access
@@ -189,7 +189,7 @@ def team_update(*, team: Team, user=None, reason: str = "", **changes) -> Team:
 @transaction.atomic
 def team_seeds_sort(*, tournament: Tournament, user=None) -> list[Team]:
     """Give the teams starting numbers 1..n by the mean rating of their regular boards (highest first),
-    then by name — before round 1 only."""
+    then by name in Turkish alphabetical order (Çelik before Öztürk before Şahin) — before round 1 only."""
     _require_organiser(user, tournament)
     _require_team_event(tournament)
     tournament = Tournament.objects.select_for_update(of=("self",)).get(pk=tournament.pk)
@@ -200,7 +200,7 @@ def team_seeds_sort(*, tournament: Tournament, user=None) -> list[Team]:
         ratings = [m.entry.rating for m in team.members.all() if not m.reserve]
         return sum(ratings) / len(ratings) if ratings else 0.0
 
-    teams.sort(key=lambda t: (-strength(t), t.name.casefold()))
+    teams.sort(key=lambda t: (-strength(t), turkish_sort_key(t.name)))
     for i, team in enumerate(teams, start=1):  # two passes: (tournament, seed_no) stays unique
         Team.objects.filter(pk=team.pk).update(seed_no=1000 + i)
     for i, team in enumerate(teams, start=1):
