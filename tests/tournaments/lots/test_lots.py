@@ -118,3 +118,14 @@ def test_lot_secret_is_never_shown_before_the_draw_not_even_in_the_admin(event, 
     lot = Lot.objects.get(tournament=t)
     page = admin_client.get(reverse("admin:tournaments_lot_change", args=[lot.pk])).content.decode()
     assert lot.commitment in page and lot.secret not in page
+
+
+def test_lots_page_explains_the_check_in_turkish_and_english(event):
+    t, org = event
+    round_services.round_pair(tournament=t, user=org)
+    tr = Client(HTTP_ACCEPT_LANGUAGE="tr").get(reverse("tournament-lots", args=[t.slug])).content.decode()
+    assert "Kura çekimi" in tr and "Taahhüt" in tr and "Gizli değer" in tr and "1. turun kurası" in tr
+    en = Client(HTTP_ACCEPT_LANGUAGE="en").get(reverse("tournament-lots", args=[t.slug])).content.decode()
+    assert "Drawing of lots" in en and "Fisher–Yates" in en and "python3" in en
+    detail = Client(HTTP_ACCEPT_LANGUAGE="tr").get(reverse("tournament-detail", args=[t.slug])).content.decode()
+    assert reverse("tournament-lots", args=[t.slug]) in detail
