@@ -25,6 +25,7 @@ urlpatterns = [
     path("", include("tournaments.events.urls")),  # multi-section events: /events/…, /api/events/…
     path("", include("tournaments.teams.urls")),  # team championships: /t/<slug>/teams/…, /api/tournaments/<slug>/teams/
     path("", include("tournaments.placement.urls")),  # why a player is placed here: /t/<slug>/standings/<no>/why/
+    path("", include("tournaments.lots.urls")),  # the drawing of lots: /t/<slug>/lots/
     path("", include("federation.urls_members")),
     path("games/", include("tournaments.records.urls")),
     path("ratings/", include("ratings.urls")),

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.admin import ReadOnlyAdminMixin, TurkishSearchAdmin, TurkishSearchHistoryAdmin
 from tournaments.models import (
-    Absence, CoinToss, Entry, ForbiddenPair, Match, PairingChange, Round, SetResult, Tournament, TournamentRole,
+    Absence, CoinToss, Entry, Lot, ForbiddenPair, Match, PairingChange, Round, SetResult, Tournament, TournamentRole,
     TrfImport,
 )
 from tournaments.models import Category, Event, EventRegistration, Prize, Team, TeamMatch, TeamMember
@@ -219,6 +219,18 @@ class CoinTossAdmin(ReadOnlyAdminMixin, TurkishSearchAdmin):
     list_filter = ("outcome",)
     list_select_related = ("round__tournament", "tossed_by")
     search_fields = ("round__tournament__name", "seed")
+
+
+@admin.register(Lot)
+class LotAdmin(ReadOnlyAdminMixin, TurkishSearchAdmin):
+    """A drawing of lots: a record, never edited; its secret stays hidden until the lot is drawn (the
+    lots page shows it then)."""
+
+    list_display = ("tournament", "purpose", "context", "commitment", "committed_at", "revealed_at")
+    list_filter = ("purpose",)
+    list_select_related = ("tournament",)
+    search_fields = ("tournament__name", "context", "commitment")
+    exclude = ("secret",)
 
 
 class SetResultInline(ReadOnlyAdminMixin, admin.TabularInline):

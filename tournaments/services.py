@@ -12,7 +12,6 @@ write shares (:func:`audited`, :func:`tournament_touch`, reasons); the capabilit
 from __future__ import annotations
 
 import functools
-import hashlib
 from decimal import Decimal
 from collections.abc import Callable, Sequence
 
@@ -28,7 +27,8 @@ from federation.errors import Conflict, PermissionDenied, ValidationFailed
 from federation.validators import clean_reason, first_control_character
 from tournaments import access, caching, signals
 from tournaments.knockout import settings as knockout_settings
-from tournaments.models import Round, Tournament
+from tournaments.lots import draw as lot_rules
+from tournaments.models import Lot, Round, Tournament
 from tournaments.standings import TIEBREAKS
 
 ONE = Decimal("1")
@@ -231,7 +231,9 @@ def tournament_create(
 
     ``acceleration``: ``none`` or ``baku`` (FIDE C.04.5.1); ``tiebreak_rules``: ``auto`` (by the
     event's dates), ``2023`` or ``2026`` (the C.07 text the standings follow); ``second_cycle_swap``:
-    see :attr:`Tournament.second_cycle_swap`.
+    see :attr:`Tournament.second_cycle_swap`. Round 1's coin toss is committed at once (a
+    :class:`~tournaments.models.Lot` whose SHA-256 commitment the lots page shows; :mod:`tournaments.lots`),
+    except for a knockout, which tosses per match.
     Raises ValidationFailed for an even ``sets_per_match`` (RULES.md: odd, 3 by default), rounds
     outside 1..99, end before start, an unknown tie-break key or an unknown choice.
     """
@@ -259,7 +261,7 @@ def tournament_create(
         from tournaments.pairing import knockout_rounds
 
         rounds_total = knockout_rounds(ko["qualifiers"])
-    return Tournament.objects.create(
+    tournament = Tournament.objects.create(
         slug=slug or unique_slug(name),
         name=name.strip(),
         rounds_total=rounds_total,
@@ -278,6 +280,12 @@ def tournament_create(
         created_by=created_by if getattr(created_by, "is_authenticated", False) else None,
         **ko,
     )
+    if system != Tournament.System.KNOCKOUT:  # round 1's coin toss is committed now, drawn when pairing
+        secret = lot_rules.new_secret()
+        Lot.objects.create(tournament=tournament, purpose=Lot.Purpose.COIN_TOSS, context=lot_rules.COIN_TOSS_CONTEXT,
+                           rule=lot_rules.COIN, commitment=lot_rules.commitment(secret), secret=secret,
+                           committed_at=timezone.now())
+    return tournament
 
 
 def tournament_update_tiebreaks(*, tournament: Tournament, tiebreaks: Sequence[str], user=None) -> Tournament:
@@ -508,9 +516,10 @@ def tournament_restore(*, tournament: Tournament, user=None, reason: str = "") -
 def coin_toss_outcome(seed: str) -> str:
     """The colour of the top seed on board 1 decided by ``seed``: ``"w"`` or ``"b"``.
 
-    The first byte of SHA-256(seed) decides: even → white. Anyone can re-check a published seed.
+    The first byte of SHA-256(seed) decides: even → white. Anyone can re-check a published seed
+    (the ``coin`` rule of the drawing of lots: :func:`tournaments.lots.draw.coin`).
     """
-    return "w" if hashlib.sha256(seed.encode()).digest()[0] % 2 == 0 else "b"
+    return lot_rules.coin(seed)
 
 
 # --------------------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from ratings.models import (
 )
 from tests.factories import ClubFactory, EntryFactory, PlayerFactory, TournamentFactory, TournamentRoleFactory
 from tournaments.models import (
-    Absence, CoinToss, Entry, ForbiddenPair, Match, PairingChange, Round, SetResult, Tournament, TournamentRole,
+    Absence, CoinToss, Entry, ForbiddenPair, Lot, Match, PairingChange, Round, SetResult, Tournament, TournamentRole,
     TrfImport,
 )
 
@@ -69,6 +69,8 @@ def world(superuser):
     r1 = Round.objects.create(tournament=t, number=1, status=Round.Status.CLOSED, paired_at=now, published_at=now,
                               closed_at=now)
     CoinToss.objects.create(round=r1, seed="yonetim", outcome="w", tossed_at=now, tossed_by=superuser)
+    Lot.objects.create(tournament=t, purpose=Lot.Purpose.COIN_TOSS, context="coin toss, round 1", rule="coin",
+                       commitment="0" * 64, secret="yonetim", committed_at=now)
     m1 = Match.objects.create(round=r1, board=1, white=e[0], black=e[1], white_points=Decimal("1"),
                               black_points=Decimal("0"), result_entered_at=now, result_entered_by=superuser)
     s1 = SetResult.objects.create(match=m1, number=1, starter="white", white_stones=30, black_stones=18)
@@ -232,7 +234,7 @@ def test_rating_models_are_view_only(model, su_client, world):
     assert model._default_manager.filter(pk=obj.pk).exists()
 
 
-@pytest.mark.parametrize("model", [Match, SetResult, CoinToss, PairingChange, RecordImport])
+@pytest.mark.parametrize("model", [Match, SetResult, CoinToss, Lot, PairingChange, RecordImport])
 def test_records_and_results_are_view_only(model, su_client, world):
     obj = model._default_manager.first()
     r = su_client.get(_url(model, "change", obj.pk))

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.db.models import Max, Q
 from django.utils.translation import gettext as _
 
+from federation.collation import player_sort_key
 from federation.errors import Conflict, ValidationFailed
 from federation.models import Player
 from tournaments import access
@@ -172,6 +173,9 @@ def entry_bye_withdraw(*, entry: Entry, round_number: int, user=None, reason: st
 def entries_sort(*, tournament: Tournament) -> None:
     """Give starting numbers 1..n by rating (desc), then name, then federation id (C.04.2 A.2).
 
+    Names are compared in Turkish alphabetical order (:func:`federation.collation.player_sort_key`: last
+    name, first name — Çelik, Öztürk, Şahin, Yıldız), not by code point.
+
     Only the entries whose number changes are written, with one history row each (so the history's
     "before" of a later change is the number the entry really had)."""
     from simple_history.utils import bulk_update_with_history
@@ -179,7 +183,7 @@ def entries_sort(*, tournament: Tournament) -> None:
     from federation.audit import current
 
     entries = list(tournament.entries.select_related("player"))
-    entries.sort(key=lambda e: (-e.rating, e.player.last_name.casefold(), e.player.first_name.casefold(), e.player.federation_id))
+    entries.sort(key=lambda e: (-e.rating, player_sort_key(e.player)))
     changed = [(i, e) for i, e in enumerate(entries, start=1) if e.start_no != i]
     if not changed:
         return

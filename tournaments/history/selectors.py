@@ -35,6 +35,7 @@ ACTION_LABELS = {
     "pairing.change": gettext_lazy("pairing changed by hand"), "result.enter": gettext_lazy("result entered"),
     "result.correct": gettext_lazy("result corrected after closing"),
     "standings.publish": gettext_lazy("standings published"),
+    "lot.commit": gettext_lazy("lot committed"), "lot.reveal": gettext_lazy("lot drawn"),
     "forbidden_pair.add": gettext_lazy("forbidden pair added"),
     "forbidden_pair.remove": gettext_lazy("forbidden pair removed"),
     "role.assign": gettext_lazy("role given"), "role.remove": gettext_lazy("role taken away"),

@@ -13,7 +13,8 @@ Tournament``), which is the package's public interface:
 * :mod:`.trf_import` — a TRF file imported in the background (``TrfImport``);
 * :mod:`.events` — multi-section events (``Event``, ``EventRegistration``);
 * :mod:`.prizes` — category rankings and prizes (``Category``, ``Prize``);
-* :mod:`.teams` — team championships (``Team``, ``TeamMember``, ``TeamMatch``).
+* :mod:`.teams` — team championships (``Team``, ``TeamMember``, ``TeamMatch``);
+* :mod:`.lots` — drawing of lots that anyone can check (``Lot``).
 
 The modules are imported in this order so that the models register in the order of their
 dependencies (``Tournament.event`` names ``Event`` lazily). Migrations refer to
@@ -25,6 +26,7 @@ from .trf_import import TrfImport, _empty_list
 from .events import Event, EventRegistration
 from .prizes import Category, Prize
 from .teams import Team, TeamMatch, TeamMember
+from .lots import Lot
 
 __all__ = [
     "DEFAULT_TIEBREAKS",
@@ -48,4 +50,5 @@ __all__ = [
     "Team",
     "TeamMember",
     "TeamMatch",
+    "Lot",
 ]

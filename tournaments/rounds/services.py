@@ -3,7 +3,6 @@ pairings by hand, and the forbidden pairs the pairing avoids. Writes as in :mod:
 ``<entity>_<action>``, keyword-only, atomic, audited."""
 from __future__ import annotations
 
-import secrets
 
 from django.db import transaction
 from django.db.models import Max, Q
@@ -15,7 +14,8 @@ from tournaments import access, races, signals
 from tournaments.knockout import services as knockout
 from tournaments.models import Absence, CoinToss, Entry, ForbiddenPair, Match, PairingChange, Round, Tournament
 from tournaments.pairing_adapter import pair_next_round
-from tournaments.services import HALF, ONE, ZERO, _reason, audited, coin_toss_outcome, tournament_touch
+from tournaments.lots import services as lots
+from tournaments.services import HALF, ONE, ZERO, _reason, audited, tournament_touch
 
 
 # --------------------------------------------------------------------------------------------
@@ -27,8 +27,9 @@ from tournaments.services import HALF, ONE, ZERO, _reason, audited, coin_toss_ou
 def round_pair(*, tournament: Tournament, user=None, coin_seed: str | None = None) -> Round:
     """Pair the next round and store its boards (status ``paired``, not public yet).
 
-    Round 1 starts with a recorded coin toss (Kural 5): ``coin_seed`` (random when omitted)
-    decides the colour of the top seed; the pairing system does the rest (FIDE C.04.3 / C.05), with
+    Round 1 starts with a recorded coin toss (Kural 5): the secret committed when the tournament was
+    created is revealed (:func:`tournaments.lots.services.coin_toss_lot`; a ``coin_seed`` given instead is a
+    seeded toss) and decides the colour of the top seed; the pairing system does the rest (FIDE C.04.3 / C.05), with
     the forbidden pairs of the round and the event's accelerated pairing
     (:func:`tournaments.pairing_adapter.pair_next_round`). A bye assigned ahead for the round
     (:class:`Absence`) becomes a bye board of its kind: half (½), zero (0), full (1) or ``pab`` (worth
@@ -61,8 +62,8 @@ def round_pair(*, tournament: Tournament, user=None, coin_seed: str | None = Non
             tournament.save(update_fields=["rounds_total"])
     toss = None
     if number == 1:
-        seed = coin_seed or secrets.token_hex(16)
-        toss = (seed, coin_toss_outcome(seed))
+        lot = lots.coin_toss_lot(tournament=tournament, coin_seed=coin_seed, user=user)  # committed before, revealed now
+        toss = (lot.secret, lot.outcome)
         first_colour = toss[1]
     else:
         # the round-1 toss stays the initial colour of the event (C.04.3: used when colour rules tie)
@@ -129,6 +130,8 @@ def round_delete(*, round: Round, user=None, reason: str = "") -> int:
     number = rnd.number
     rnd.matches.all().delete()
     rnd.delete()
+    if number == 1 and tournament.system != Tournament.System.KNOCKOUT:
+        lots.coin_toss_commit(tournament=tournament)  # the next toss has its commitment before it
     if not tournament.rounds.exists() and tournament.status == Tournament.Status.RUNNING:
         tournament.status = Tournament.Status.DRAFT
         tournament.save(update_fields=["status"])

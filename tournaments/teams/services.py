@@ -27,7 +27,6 @@ default). The free round of a round robin with an odd number of teams scores not
 from __future__ import annotations
 
 import functools
-import secrets
 
 from django.db import transaction
 from django.db.models import Max
@@ -35,12 +34,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from federation.audit import audit_context
-from federation.collation import turkish_lower
+from federation.collation import turkish_lower, turkish_sort_key
 from federation.errors import Conflict, NotFound, ValidationFailed
 from federation.models import Club, Player
 from tournaments import access
 from tournaments import services
 from tournaments.entries import services as entry_services
+from tournaments.lots import services as lots
 from tournaments.models import Absence, CoinToss, Entry, Match, Round, Team, TeamMatch, TeamMember, Tournament
 from tournaments.pairing import PairingError, PairingPlayer, PointSystem, RoundRecord, berger_round, pair_dutch
 from tournaments.teams.selectors import bye_match_points, team_match_records
@@ -189,7 +189,7 @@ def team_update(*, team: Team, user=None, reason: str = "", **changes) -> Team:
 @transaction.atomic
 def team_seeds_sort(*, tournament: Tournament, user=None) -> list[Team]:
     """Give the teams starting numbers 1..n by the mean rating of their regular boards (highest first),
-    then by name — before round 1 only."""
+    then by name in Turkish alphabetical order (Çelik before Öztürk before Şahin) — before round 1 only."""
     _require_organiser(user, tournament)
     _require_team_event(tournament)
     tournament = Tournament.objects.select_for_update(of=("self",)).get(pk=tournament.pk)
@@ -200,7 +200,7 @@ def team_seeds_sort(*, tournament: Tournament, user=None) -> list[Team]:
         ratings = [m.entry.rating for m in team.members.all() if not m.reserve]
         return sum(ratings) / len(ratings) if ratings else 0.0
 
-    teams.sort(key=lambda t: (-strength(t), t.name.casefold()))
+    teams.sort(key=lambda t: (-strength(t), turkish_sort_key(t.name)))
     for i, team in enumerate(teams, start=1):  # two passes: (tournament, seed_no) stays unique
         Team.objects.filter(pk=team.pk).update(seed_no=1000 + i)
     for i, team in enumerate(teams, start=1):
@@ -409,7 +409,8 @@ def team_round_pair(*, tournament: Tournament, user=None, coin_seed: str | None 
     """Pair the next round of a team event (status ``paired``, not public yet): the team matches and their
     boards with the lineups (module docstring).
 
-    Round 1 starts with a recorded coin toss (``coin_seed``, random when omitted), whose outcome is the
+    Round 1 starts with a recorded coin toss (the secret committed when the event was created, revealed now:
+    :func:`tournaments.lots.services.coin_toss_lot`; ``coin_seed`` for a seeded toss), whose outcome is the
     colour of the top seed's side on table 1 (``w``: first-named). A round robin follows the Berger table
     of the teams by starting number (``rounds_total`` is set to n − 1, n for an odd number, twice for a
     double round robin); a Swiss pairs the teams not withdrawn by the FIDE Dutch system on match points.
@@ -441,8 +442,8 @@ def team_round_pair(*, tournament: Tournament, user=None, coin_seed: str | None 
             tournament.save(update_fields=["rounds_total"])
     toss = None
     if number == 1:
-        seed = coin_seed or secrets.token_hex(16)
-        toss = (seed, services.coin_toss_outcome(seed))
+        lot = lots.coin_toss_lot(tournament=tournament, coin_seed=coin_seed, user=user)  # committed before, revealed now
+        toss = (lot.secret, lot.outcome)
         first_colour = toss[1]
     else:
         first_toss = CoinToss.objects.filter(round__tournament=tournament, round__number=1).first()

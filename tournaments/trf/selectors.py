@@ -18,6 +18,7 @@ from tournaments.models import Absence, CoinToss, Entry, ForbiddenPair, Match, R
 from tournaments.pairing_adapter import match_codes
 from tournaments.trf.mapping import BAKU_PAIRING_SYSTEM, _KIND_CODES, format_round_date, type_text
 from tournaments.trf.model import STANDARD_POINTS, TrfBye, TrfForbidden, TrfPlayer, TrfResult, TrfTournament
+from tournaments.trf.teams import team_trf_records
 from tournaments.trf.writer import dump_trf
 
 def _file_ranks_apply(tournament: Tournament, entries: list[Entry], last_closed: int) -> bool:
@@ -50,7 +51,9 @@ def tournament_export_trf(*, tournament: Tournament, up_to_round: int | None = N
     (round dates, ``YY/MM/DD``), ``XXC white1``/``black1`` (round 1's coin toss), ``BBW``..``BBU`` (the
     point system: ``BBU`` is ``Tournament.bye_points``), ``XXP``/``260`` (forbidden pairs; their reasons
     have no place), ``XXA`` (virtual points of a manually accelerated event), ``192
-    FIDE_DUTCH_2025_BAKU`` (Baku acceleration). Byes entered ahead (absences of rounds not closed yet):
+    FIDE_DUTCH_2025_BAKU`` (Baku acceleration); a team championship adds its team section
+    (:mod:`tournaments.trf.teams`: ``082``, ``013``, the team scoring system ``362``, ``310`` and the team byes
+    ``320``). Byes entered ahead (absences of rounds not closed yet):
     the next round's in its cells (``0000 - H``, what bbpPairings and JaVaFo read), later rounds' and a
     withdrawn player's as ``240`` lines.
     """
@@ -136,12 +139,9 @@ def tournament_export_trf(*, tournament: Tournament, up_to_round: int | None = N
     fmt = lambda d: d.strftime("%Y/%m/%d") if d else ""  # noqa: E731
     dates = [format_round_date(d) for d in (tournament.round_dates or []) if isinstance(d, str)]
     extra = [f"192 {BAKU_PAIRING_SYSTEM}"] if tournament.acceleration == Tournament.Acceleration.BAKU else []
-    if tournament.format == Tournament.Format.TEAM:  # team championships: 082 (teams) and a 013 line per team
-        from tournaments.teams.selectors import team_trf_lines
-
-        team_lines = team_trf_lines(tournament=tournament,
-                                    renumber={e.start_no: p.start_no for e, p in zip(entries, players)})
-        extra += [f"082 {len(team_lines)}", *team_lines]
+    if tournament.format == Tournament.Format.TEAM:  # team championships: 082, 013, 362, 310, 320 (trf.teams)
+        extra += team_trf_records(tournament=tournament, up_to_round=up_to_round,
+                                  renumber={e.start_no: p.start_no for e, p in zip(entries, players)})
     data = TrfTournament(
         name=tournament.name, city=tournament.city, federation=tournament.federation or "TUR",
         start_date=fmt(tournament.start_date), end_date=fmt(tournament.end_date), num_players=len(entries),
