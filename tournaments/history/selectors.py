@@ -81,6 +81,13 @@ FIELD_LABELS = {
     "place": gettext_lazy("place"), "label": gettext_lazy("prize"), "value": gettext_lazy("value"),
     "short_name": gettext_lazy("short name"), "seed_no": gettext_lazy("seed"), "team_id": gettext_lazy("team"),
     "board": gettext_lazy("board"), "reserve": gettext_lazy("reserve"),
+    "knockout_sets": gettext_lazy("sets per knockout round"), "third_place_match": gettext_lazy("match for third place"),
+    "level_match_rule": gettext_lazy("rule for a level match"),
+    "max_deciders": gettext_lazy("decider sets before the higher seed advances"),
+    "qualified_from": gettext_lazy("qualified from"), "qualifiers": gettext_lazy("qualifiers"),
+    "format": gettext_lazy("format"), "boards_per_team": gettext_lazy("boards per team match"),
+    "section_birth_year_min": gettext_lazy("born in or after"),
+    "section_birth_year_max": gettext_lazy("born in or before"), "section_sex": gettext_lazy("sex of the section"),
 }
 #: Fields holding a date and time / a date: shown in the reader's language and the site's time zone (the API
 #: keeps ISO 8601).
@@ -88,7 +95,8 @@ _MOMENT_FIELDS = frozenset({"standings_published_at", "archived_at"})
 _DAY_FIELDS = frozenset({"start_date", "end_date"})
 #: Stored field → the key shown (ids become what they point to).
 _OUT_KEY = {"white_id": "white", "black_id": "black", "entry_id": "player", "player_id": "player", "user_id": "user",
-            "first_id": "first", "second_id": "second", "category_id": "category", "club_id": "club"}
+            "first_id": "first", "second_id": "second", "category_id": "category", "club_id": "club",
+            "qualified_from_id": "qualified_from"}
 
 from federation.models import Player
 from tournaments.models import Absence, Entry, ForbiddenPair, Match, Round, SetResult, Tournament, TournamentRole
@@ -98,7 +106,12 @@ from tournaments.models import Category, Prize, Team, TeamMember
 _FIELDS = {
     "Tournament": ["name", "start_date", "end_date", "venue", "city", "chief_arbiter", "time_control", "tiebreaks",
                    "rounds_total", "status", "standings_round", "standings_published_at", "archived_at",
-                   "acceleration", "tiebreak_rules", "second_cycle_swap"],
+                   "acceleration", "tiebreak_rules", "second_cycle_swap",
+                   # a knockout section's settings (tournaments.knockout.settings.EDITABLE) and its stage
+                   "knockout_sets", "third_place_match", "level_match_rule", "max_deciders", "qualified_from_id",
+                   "qualifiers",
+                   # a team event's format, an event section's limits
+                   "format", "boards_per_team", "section_birth_year_min", "section_birth_year_max", "section_sex"],
     "TournamentRole": ["user_id", "role"],
     "Entry": ["start_no", "player_id", "rating", "withdrawn", "withdrawn_after_round"],
     "Round": ["number", "status", "modified_by_hand"],
@@ -197,6 +210,9 @@ def _choice_labels() -> dict[str, dict[str, object]]:
         "bye_kind": dict(Match.ByeKind.choices),
         "forfeit": {k: v for k, v in Match.Forfeit.choices if k},
         "role": dict(TournamentRole.Role.choices),
+        "level_match_rule": dict(Tournament.LevelMatchRule.choices),
+        "format": dict(Tournament.Format.choices),
+        "section_sex": dict(Tournament._meta.get_field("section_sex").choices or ()),
     }
 
 
@@ -298,6 +314,8 @@ class _Names:
             from federation.models import Club
 
             self.club = dict(Club.objects.filter(pk__in=club_ids).values_list("pk", "name"))
+        stage_ids = {r.qualified_from_id for r in rows_by_model.get("Tournament", []) if r.qualified_from_id}
+        self.stage = dict(Tournament.objects.filter(pk__in=stage_ids).values_list("pk", "name")) if stage_ids else {}
 
     def value(self, field: str, value):
         if value is None:
@@ -314,6 +332,8 @@ class _Names:
             return self.team.get(value, f"#{value}")
         if field == "club_id":
             return self.club.get(value, f"#{value}")
+        if field == "qualified_from_id":
+            return self.stage.get(value, f"#{value}")
         return _json(value)
 
     def label(self, model: str, row) -> tuple[str, int | None, int | None]:

@@ -58,6 +58,7 @@ from federation.validators import first_control_character as no_control_characte
 from tournaments import access
 from tournaments.models import Absence, CoinToss, Entry, ForbiddenPair, Match, Round, Tournament
 from tournaments.services import unique_slug
+from tournaments.trf.bracket_import import knockout_fields, knockout_round_create
 from tournaments.trf.checks import (
     MAX_ROUNDS,
     _check_players,
@@ -294,6 +295,7 @@ def _import(*, data, source, user, name, progress, system, publish, match_player
     report_progress(0, work)
     title = header["name"] or "TRF"
     same = Tournament.objects.filter(name=title).first()
+    boards_from_file = system == Tournament.System.KNOCKOUT and t.knockout is not None
     fields = dict(
         name=title, start_date=start_date, end_date=end_date, city=header["city"], federation=header["federation"],
         system=system, double_round_robin=bool(double), rounds_total=rounds_total, sets_per_match=3,
@@ -303,6 +305,8 @@ def _import(*, data, source, user, name, progress, system, publish, match_player
                 if rounds_played >= rounds_total else Tournament.Status.RUNNING),
         imported_from_trf=True, created_by=user if getattr(user, "is_authenticated", False) else None,
     )
+    if boards_from_file:  # a knockout's own export: its settings (XXK)
+        fields.update(knockout_fields(t, source))
     tournament = _create_tournament(title, fields)
     slug = tournament.slug
 
@@ -336,6 +340,10 @@ def _import(*, data, source, user, name, progress, system, publish, match_player
     for r in range(1, rounds_played + 1):
         rnd = Round.objects.create(tournament=tournament, number=r, status=Round.Status.CLOSED)
         first_round = first_round or rnd
+        if boards_from_file:  # a knockout's boards as its export wrote them (XXM)
+            knockout_round_create(t, source, rnd, entries, by_no, pab)
+            report_progress(n_players * (1 + r), work)
+            continue
         games, byes = [], []
         seen = set()
         if r > 1:
