@@ -454,6 +454,8 @@ def _fold(members: list, names: _Names) -> HistoryItem | None:
         new = None if row.history_type == "-" else {_OUT_KEY.get(f, f): names.value(f, getattr(row, f)) for f in fields}
         if row.history_type == "-" and prev is None:
             old = {_OUT_KEY.get(f, f): names.value(f, getattr(row, f)) for f in fields}
+        if model == "Tournament" and old is None and new is not None:
+            new = _without_unused_settings(new)  # a created Swiss lists no knockout, team or section setting
         fields = [_OUT_KEY.get(f, f) for f in fields]
         if old is not None and new is not None:
             changed = [f for f in fields if old[f] != new[f]]
@@ -488,6 +490,28 @@ def _fold(members: list, names: _Names) -> HistoryItem | None:
         at=at, user=names.user.get(user_id) if user_id else None, action=action, object=main, reason=reason,
         before=out_before, after=out_after, round=n, board=b,
     )
+
+
+#: Settings of one kind of tournament only (a knockout, a team event, an event's section): a tournament created
+#: without them does not list them.
+_KIND_SETTINGS = {"knockout_sets": [], "third_place_match": False, "level_match_rule": "deciders", "max_deciders": 0,
+                  "qualified_from": None, "qualifiers": None, "format": "individual", "boards_per_team": 4,
+                  "section_birth_year_min": None, "section_birth_year_max": None, "section_sex": ""}
+
+
+def _without_unused_settings(values: dict) -> dict:
+    """``values`` of a created tournament without the settings of another kind of tournament left at their
+    defaults (:data:`_KIND_SETTINGS`); a knockout keeps its own."""
+    knockout = any(values.get(k) != d for k, d in _KIND_SETTINGS.items() if k in ("knockout_sets", "third_place_match",
+                                                                                  "level_match_rule", "max_deciders"))
+    team = values.get("format") not in (None, "individual")
+    keep = set()
+    if knockout:
+        keep |= {"knockout_sets", "third_place_match", "level_match_rule", "max_deciders", "qualified_from",
+                 "qualifiers"}
+    if team:
+        keep |= {"format", "boards_per_team"}
+    return {k: v for k, v in values.items() if k not in _KIND_SETTINGS or k in keep or v != _KIND_SETTINGS[k]}
 
 
 def deleted_tournament(slug: str):

@@ -32,7 +32,10 @@ round-1 :class:`~tournaments.models.CoinToss`), ``192`` pairing system (FIDE Dut
 ``Tournament.acceleration = "baku"``; any other system is refused), ``BBW``..``BBU``/``162`` point
 system (only the federation's 1-½-0 scoring; ``BBU`` 0, 0.5 or 1), ``XXP``/``260`` forbidden pairs
 (:class:`~tournaments.models.ForbiddenPair`), ``XXA``/``250`` virtual points
-(``Entry.accelerations``, ``Tournament.acceleration = "manual"``), ``240`` byes ahead. Player lines
+(``Entry.accelerations``, ``Tournament.acceleration = "manual"``), ``240`` byes ahead, ``XXK``/``XXM`` a
+knockout's settings and boards as its own export writes them (the file is imported as that knockout, its
+rounds' boards, match for third place, sets and how each match was decided from the ``XXM`` lines:
+:mod:`tournaments.trf.bracket_import`). Player lines
 give ``Entry.federation`` (columns 54-56: TUR, or a club or city code), ``Entry.official_rank`` (the
 rank column) and ``Entry.rating``. Lines no reader interprets (team lines, ``299``, unknown tags, a
 second header line: :func:`tournaments.trf.extensions.unread_lines`) are refused with their number.

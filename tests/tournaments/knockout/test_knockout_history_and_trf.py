@@ -257,3 +257,16 @@ def test_a_knockouts_own_trf_export_reimports_as_the_same_knockout():
     # the file the import makes again is the same file
     again = tournament_export_trf(tournament=back, personal=True)
     assert again.replace("Eleme geri", t.name).splitlines()[1:] == text.splitlines()[1:]
+
+
+def test_a_created_swiss_lists_no_knockout_setting_in_its_history_and_a_knockout_lists_its_own():
+    from tournaments.history import selectors as history
+
+    org = organiser(username="ko2-swiss")
+    swiss = services.tournament_create(name="Isvicre Tarih", rounds_total=5, created_by=org)
+    created = history.tournament_history(tournament=swiss)[-1].as_dict()
+    assert created["action"] == "tournament.create" and "knockout_sets" not in created["after"]
+    assert "format" not in created["after"] and created["after"]["rounds_total"] == 5
+    t, _org = _knockout(2, knockout_sets=[5], third_place_match=False)
+    created = history.tournament_history(tournament=t)[-1].as_dict()
+    assert created["after"]["knockout_sets"] == [5] and created["after"]["third_place_match"] is False
