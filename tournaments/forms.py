@@ -71,6 +71,8 @@ class TournamentForm(forms.ModelForm):
 ROUNDS_TOTAL_HELP = _("For a round robin the pairing sets it from the number of players. A knockout needs none: its "
                       "rounds follow from the bracket (2 players: 1 round, 3–4: 2, 5–8: 3, 9–16: 4, …), set when "
                       "round 1 is paired.")
+KNOCKOUT_ROUNDS_HELP = _("Follows from the bracket (2 players: 1 round, 3–4: 2, 5–8: 3, 9–16: 4, …); set when "
+                         "round 1 is paired.")
 ACCELERATION_CHOICES = [
     (Tournament.Acceleration.NONE, _("none")),
     (Tournament.Acceleration.BAKU, _("Baku acceleration (FIDE C.04.5.1)")),
@@ -323,6 +325,7 @@ class TournamentEditForm(forms.Form):
         if tournament.system == Tournament.System.KNOCKOUT:  # issue 14
             del self.fields["acceleration"]
             self.fields["rounds_total"].disabled = True  # follows from the bracket
+            self.fields["rounds_total"].help_text = KNOCKOUT_ROUNDS_HELP
             self.fields["third_place_match"] = forms.BooleanField(
                 label=_("Match for third place"), required=False, initial=tournament.third_place_match)
             self.fields["level_match_rule"] = forms.ChoiceField(

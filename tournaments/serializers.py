@@ -64,9 +64,8 @@ CREATE_ACCELERATION_CHOICES = [c for c in Tournament.Acceleration.choices if c[0
 class TournamentCreateInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=160)
     rounds_total = _RoundsTotalField(
-        required=False,
-        help_text="Number of rounds, 1..99; required except for a knockout, whose rounds follow from its bracket "
-                  "(a number given is replaced).",
+        help_text="Number of rounds, 1..99; a knockout's follow from its bracket (the number given is replaced: "
+                  "the answer's rounds_total).",
     )
     system = serializers.ChoiceField(choices=Tournament.System.choices, default=Tournament.System.SWISS)
     start_date = serializers.DateField(required=False, allow_null=True, default=None)

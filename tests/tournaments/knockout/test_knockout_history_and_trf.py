@@ -107,16 +107,25 @@ def test_creating_a_knockout_derives_its_rounds_and_says_so(client):
     })
     assert response.status_code == 200 and not Tournament.objects.filter(name="Isvicre").exists()
     assert "Say how many rounds the tournament has." in html.unescape(response.content.decode())
+    # the edit page of a knockout says where its rounds come from
+    page = html.unescape(client.get(reverse("tournament-edit", args=[t.slug])).content.decode())
+    assert "Follows from the bracket" in page
 
 
-def test_creating_a_knockout_through_the_api_needs_no_rounds(client):
+def test_creating_a_knockout_through_the_api_answers_the_rounds_of_its_bracket(client):
     org = organiser(username="ko2-api")
     client.force_login(org)
-    response = client.post("/api/tournaments/", {"name": "API Tursuz", "system": "knockout"},
-                           content_type="application/json")
+    response = client.post("/api/tournaments/", {"name": "API Tursuz", "system": "knockout", "rounds_total": 9,
+                                                 "knockout_sets": [3, 5]}, content_type="application/json")
     assert response.status_code == 201, response.content
-    response = client.post("/api/tournaments/", {"name": "API Isvicre"}, content_type="application/json")
-    assert response.status_code == 400 and response.json()["error"]["field"] == "rounds_total"
+    assert response.json()["rounds_total"] == 2  # from its sets per round, until round 1 is paired
+    # the service needs none for a knockout, and says so for a Swiss
+    assert services.tournament_create(name="Servis Eleme", system="knockout").rounds_total == 1
+    from federation.errors import ValidationFailed
+
+    with pytest.raises(ValidationFailed) as exc:
+        services.tournament_create(name="Servis Isvicre")
+    assert exc.value.field == "rounds_total"
 
 
 # --------------------------------------------------------------------------------------------
