@@ -299,6 +299,11 @@ def _import(*, data, source, user, name, progress, system, publish, match_player
     title = header["name"] or "TRF"
     same = Tournament.objects.filter(name=title).first()
     boards_from_file = system == Tournament.System.KNOCKOUT and t.knockout is not None
+    if not boards_from_file and (t.knockout is not None or t.knockout_matches):
+        notes.append(_("line %(line)d: the knockout's settings and boards (XXK, XXM) are not kept: the file is "
+                       "imported as %(system)s") % {
+            "line": t.line_of.get("XXK") or min(m.line for m in t.knockout_matches),
+            "system": Tournament.System(system).label})
     fields = dict(
         name=title, start_date=start_date, end_date=end_date, city=header["city"], federation=header["federation"],
         system=system, double_round_robin=bool(double), rounds_total=rounds_total, sets_per_match=3,

@@ -279,3 +279,31 @@ def test_a_created_swiss_lists_no_knockout_setting_in_its_history_and_a_knockout
     t, _org = _knockout(2, knockout_sets=[5], third_place_match=False)
     created = history.tournament_history(tournament=t)[-1].as_dict()
     assert created["after"]["knockout_sets"] == [5] and created["after"]["third_place_match"] is False
+
+
+def test_a_knockouts_trf_imported_as_another_system_says_its_bracket_lines_are_not_kept():
+    from django.utils import translation
+
+    from tournaments.trf.selectors import tournament_export_trf
+    from tournaments.trf.services import tournament_import_trf
+
+    t, org = _played_knockout()
+    text = tournament_export_trf(tournament=t)
+    with translation.override("en"):
+        report = tournament_import_trf(data=text, user=org, name="Isvicre gibi", system="swiss", dry_run=True)
+    assert any("(XXK, XXM) are not kept" in n for n in report.notes), report.notes
+
+
+def test_a_knockout_trf_whose_boards_disagree_with_the_player_lines_is_refused():
+    from federation.errors import ValidationFailed
+    from tournaments.trf.selectors import tournament_export_trf
+    from tournaments.trf.services import tournament_import_trf
+
+    t, org = _played_knockout()
+    lines = tournament_export_trf(tournament=t).splitlines()
+    i = next(k for k, x in enumerate(lines) if x.startswith("XXM   2    1"))
+    lines[i] = lines[i][:13] + "   5" + lines[i][17:]  # another white than the player lines say
+    with pytest.raises(ValidationFailed) as exc:
+        tournament_import_trf(data="\n".join(lines) + "\n", user=org, name="Bozuk")
+    assert "XXM" in str(exc.value.message) and exc.value.field == "file"
+    assert not Tournament.objects.filter(name="Bozuk").exists()
