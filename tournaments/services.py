@@ -228,8 +228,9 @@ def tournament_create(
     (RULES.md "Knockout matches"), and for a final stage ``qualified_from`` and ``qualifiers`` (the top
     players of that stage's final standings); see :func:`tournaments.knockout.settings.clean_settings`. Its
     ``rounds_total`` follows from the bracket and need not be given: a final stage's from its qualifiers, else
-    it is set from the players when round 1 is paired (:func:`tournaments.knockout.settings.derived_rounds`);
-    a number given is replaced. Other systems need ``rounds_total``.
+    the rounds its sets per round name (1 without them) until round 1 is paired sets it from the players
+    (:func:`tournaments.knockout.settings.derived_rounds`); a number given is replaced. Other systems need
+    ``rounds_total``.
 
     ``acceleration``: ``none`` or ``baku`` (FIDE C.04.5.1); ``tiebreak_rules``: ``auto`` (by the
     event's dates), ``2023`` or ``2026`` (the C.07 text the standings follow); ``second_cycle_swap``:

@@ -134,10 +134,8 @@ def test_creating_a_knockout_through_the_api_answers_the_rounds_of_its_bracket(c
 
 
 def test_a_referee_of_another_tournament_is_told_which_one_they_referee(client):
-    from django.urls import reverse
-
-    from tests.factories import referee  # noqa: F401  (the global referee group is not this case)
     from django.contrib.auth import get_user_model
+    from django.urls import reverse
 
     from federation.errors import PermissionDenied
     from tournaments.models import Match, TournamentRole
