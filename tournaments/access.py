@@ -101,6 +101,28 @@ def can_enter_results(user, tournament: Tournament) -> bool:
     return getattr(user, "is_authenticated", False) and _has_role(user, tournament, TournamentRole.Role.REFEREE)
 
 
+#: How many of the tournaments a refused referee referees are named (the rest are counted).
+_NAMED_TOURNAMENTS = 3
+
+
+def results_refused_message(user, tournament: Tournament) -> str:
+    """Why ``user`` may not enter results in ``tournament``: a referee of other tournaments is told which ones
+    they referee (the first few by start date, newest first, the rest counted); anyone else that only
+    referees and organisers can. One query, asked only when the permission is refused."""
+    if getattr(user, "is_authenticated", False):
+        names = list(
+            Tournament.objects.filter(roles__user_id=user.pk, roles__role=TournamentRole.Role.REFEREE)
+            .exclude(pk=tournament.pk).distinct().order_by("-start_date", "-id").values_list("name", flat=True)
+        )
+        if names:
+            shown = ", ".join(f"“{n}”" for n in names[:_NAMED_TOURNAMENTS])
+            if len(names) > _NAMED_TOURNAMENTS:
+                shown = _("%(names)s and %(n)d more") % {"names": shown, "n": len(names) - _NAMED_TOURNAMENTS}
+            return _("You referee %(mine)s, not “%(t)s”: only the referees and organisers of “%(t)s” can enter its "
+                     "results.") % {"mine": shown, "t": tournament.name}
+    return _("Only referees and organisers can enter results.")
+
+
 def require(allowed: bool, message: str | None = None) -> None:
     """Raise :class:`federation.errors.PermissionDenied` unless ``allowed``."""
     if not allowed:

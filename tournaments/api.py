@@ -110,7 +110,8 @@ class TournamentListApi(generics.ListAPIView):
         "`start_date`; the knockout settings (`knockout_sets`, `third_place_match`, `level_match_rule`, "
         "`max_deciders`, `qualified_from`, `qualifiers`) only with `system` knockout; `max_deciders` 1..9 "
         "with `level_match_rule` deciders_then_seed; `qualifiers` only with `qualified_from`, which names "
-        "an existing, not archived Swiss or round robin with at least `qualifiers` entries.",
+        "an existing, not archived Swiss or round robin with at least `qualifiers` entries. A knockout's "
+        "`rounds_total` follows from its bracket (the answer says it).",
     )
     def post(self, request, *args, **kwargs):
         access.require(access.can_create_tournament(request.user), _("Only organisers can create tournaments."))

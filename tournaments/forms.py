@@ -41,7 +41,8 @@ class TournamentForm(forms.ModelForm):
             )
         self.fields["tiebreak_1"].help_text = TIEBREAK_ARO_HELP
         self.fields["rounds_total"].widget.attrs.update({"min": 1, "max": 99, "inputmode": "numeric"})
-        self.fields["rounds_total"].help_text = _("For a round robin the pairing sets it from the number of players.")
+        self.fields["rounds_total"].help_text = ROUNDS_TOTAL_HELP
+        self.fields["rounds_total"].required = False  # a knockout's follows from its bracket
         self.fields["acceleration"].choices = ACCELERATION_CHOICES
         self.fields["acceleration"].help_text = ACCELERATION_HELP
         self.fields["tiebreak_rules"].help_text = TIEBREAK_RULES_HELP
@@ -60,9 +61,18 @@ class TournamentForm(forms.ModelForm):
         data["acceleration"] = data.get("acceleration") or Tournament.Acceleration.NONE
         data["tiebreak_rules"] = data.get("tiebreak_rules") or Tournament.TiebreakRules.AUTO
         clean_knockout_form_fields(self, data)
+        if data.get("system") == Tournament.System.KNOCKOUT:
+            data["rounds_total"] = None  # follows from the bracket (tournaments.knockout.settings.derived_rounds)
+        elif not data.get("rounds_total") and "rounds_total" not in self.errors:
+            self.add_error("rounds_total", _("Say how many rounds the tournament has."))
         return data
 
 
+ROUNDS_TOTAL_HELP = _("For a round robin the pairing sets it from the number of players. A knockout needs none: its "
+                      "rounds follow from the bracket (2 players: 1 round, 3–4: 2, 5–8: 3, 9–16: 4, …), set when "
+                      "round 1 is paired.")
+KNOCKOUT_ROUNDS_HELP = _("Follows from the bracket (2 players: 1 round, 3–4: 2, 5–8: 3, 9–16: 4, …); set when "
+                         "round 1 is paired.")
 ACCELERATION_CHOICES = [
     (Tournament.Acceleration.NONE, _("none")),
     (Tournament.Acceleration.BAKU, _("Baku acceleration (FIDE C.04.5.1)")),
@@ -322,6 +332,7 @@ class TournamentEditForm(forms.Form):
         if tournament.system == Tournament.System.KNOCKOUT:  # issue 14
             del self.fields["acceleration"]
             self.fields["rounds_total"].disabled = True  # follows from the bracket
+            self.fields["rounds_total"].help_text = KNOCKOUT_ROUNDS_HELP
             self.fields["third_place_match"] = forms.BooleanField(
                 label=_("Match for third place"), required=False, initial=tournament.third_place_match,
                 help_text=THIRD_PLACE_HELP)

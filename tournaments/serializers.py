@@ -63,7 +63,10 @@ CREATE_ACCELERATION_CHOICES = [c for c in Tournament.Acceleration.choices if c[0
 
 class TournamentCreateInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=160)
-    rounds_total = _RoundsTotalField(help_text="Number of rounds, 1..99.")
+    rounds_total = _RoundsTotalField(
+        help_text="Number of rounds, 1..99; a knockout's follow from its bracket (the number given is replaced: "
+                  "the answer's rounds_total).",
+    )
     system = serializers.ChoiceField(choices=Tournament.System.choices, default=Tournament.System.SWISS)
     start_date = serializers.DateField(required=False, allow_null=True, default=None)
     end_date = serializers.DateField(required=False, allow_null=True, default=None)

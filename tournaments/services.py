@@ -199,7 +199,7 @@ def _check_tiebreaks(keys: Sequence[str]) -> list[str]:
 def tournament_create(
     *,
     name: str,
-    rounds_total: int,
+    rounds_total: int | None = None,
     system: str = Tournament.System.SWISS,
     start_date=None,
     end_date=None,
@@ -227,7 +227,10 @@ def tournament_create(
     first; blank: ``sets_per_match``), ``third_place_match``, ``level_match_rule`` and ``max_deciders``
     (RULES.md "Knockout matches"), and for a final stage ``qualified_from`` and ``qualifiers`` (the top
     players of that stage's final standings); see :func:`tournaments.knockout.settings.clean_settings`. Its
-    ``rounds_total`` follows from the bracket (set when round 1 is paired).
+    ``rounds_total`` follows from the bracket and need not be given: a final stage's from its qualifiers, else
+    the rounds its sets per round name (1 without them) until round 1 is paired sets it from the players
+    (:func:`tournaments.knockout.settings.derived_rounds`); a number given is replaced. Other systems need
+    ``rounds_total``.
 
     ``acceleration``: ``none`` or ``baku`` (FIDE C.04.5.1); ``tiebreak_rules``: ``auto`` (by the
     event's dates), ``2023`` or ``2026`` (the C.07 text the standings follow); ``second_cycle_swap``:
@@ -243,6 +246,10 @@ def tournament_create(
         raise ValidationFailed(_("A tournament needs a name."), field="name")
     if sets_per_match not in (1, 3, 5, 7):
         raise ValidationFailed(_("Sets per match must be odd (1, 3, 5 or 7)."), field="sets_per_match")
+    if system == Tournament.System.KNOCKOUT and rounds_total in (None, ""):
+        rounds_total = 1  # follows from the bracket (below, or when round 1 is paired)
+    if rounds_total in (None, ""):
+        raise ValidationFailed(_("Say how many rounds the tournament has."), field="rounds_total")
     if not 1 <= int(rounds_total) <= 99:
         raise ValidationFailed(_("The number of rounds must be between 1 and 99."), field="rounds_total")
     if start_date and end_date and end_date < start_date:
@@ -257,10 +264,9 @@ def tournament_create(
         level_match_rule=level_match_rule, max_deciders=max_deciders, qualified_from=qualified_from,
         qualifiers=qualifiers,
     )
-    if ko.get("qualifiers"):
-        from tournaments.pairing import knockout_rounds
-
-        rounds_total = knockout_rounds(ko["qualifiers"])
+    if system == Tournament.System.KNOCKOUT:
+        rounds_total = knockout_settings.derived_rounds(qualifiers=ko.get("qualifiers"),
+                                                        knockout_sets=ko.get("knockout_sets"))
     tournament = Tournament.objects.create(
         slug=slug or unique_slug(name),
         name=name.strip(),

@@ -21,6 +21,7 @@ from federation import roles
 from tournaments import access, caching, publication, selectors, services, signals, view_helpers
 from tournaments.forms import TournamentDeleteForm, TournamentEditForm, TournamentForm, TrfUploadForm
 from tournaments.history import selectors as history
+from tournaments.knockout import settings as knockout_settings
 from tournaments.knockout import views as knockout_views
 from tournaments.models import Absence, Round, Tournament
 from tournaments.prizes import selectors as category_selectors
@@ -265,6 +266,8 @@ def tournament_create(request):
             view_helpers.form_error(form, exc)
         else:
             messages.success(request, _("Tournament created. Now add the players."))
+            if t.system == Tournament.System.KNOCKOUT:
+                messages.info(request, knockout_settings.rounds_note(t))
             return redirect("tournament-entries", slug=t.slug)
     return render(request, "tournaments/create.html", {"form": form})
 

@@ -88,6 +88,13 @@ FIELD_LABELS = {
     "prizes_to_withdrawn": gettext_lazy("players who withdrew early can take prizes"),
     "prize_lot_seed": gettext_lazy("seed of the prize lot"),
     "includes_unrated": gettext_lazy("includes unrated players"), "money": gettext_lazy("money prize"),
+    "knockout_sets": gettext_lazy("sets per knockout round"), "third_place_match": gettext_lazy("match for third place"),
+    "level_match_rule": gettext_lazy("rule for a level match"),
+    "max_deciders": gettext_lazy("decider sets before the higher seed advances"),
+    "qualified_from": gettext_lazy("qualified from"), "qualifiers": gettext_lazy("qualifiers"),
+    "format": gettext_lazy("format"), "boards_per_team": gettext_lazy("boards per team match"),
+    "section_birth_year_min": gettext_lazy("born in or after"),
+    "section_birth_year_max": gettext_lazy("born in or before"), "section_sex": gettext_lazy("sex of the section"),
 }
 #: Fields holding a date and time / a date: shown in the reader's language and the site's time zone (the API
 #: keeps ISO 8601).
@@ -95,7 +102,8 @@ _MOMENT_FIELDS = frozenset({"standings_published_at", "archived_at"})
 _DAY_FIELDS = frozenset({"start_date", "end_date"})
 #: Stored field → the key shown (ids become what they point to).
 _OUT_KEY = {"white_id": "white", "black_id": "black", "entry_id": "player", "player_id": "player", "user_id": "user",
-            "first_id": "first", "second_id": "second", "category_id": "category", "club_id": "club"}
+            "first_id": "first", "second_id": "second", "category_id": "category", "club_id": "club",
+            "qualified_from_id": "qualified_from"}
 
 from federation.models import Player
 from tournaments.models import Absence, Entry, ForbiddenPair, Match, Round, SetResult, Tournament, TournamentRole
@@ -106,6 +114,12 @@ _FIELDS = {
     "Tournament": ["name", "start_date", "end_date", "venue", "city", "chief_arbiter", "time_control", "tiebreaks",
                    "rounds_total", "status", "standings_round", "standings_published_at", "archived_at",
                    "acceleration", "tiebreak_rules", "second_cycle_swap",
+                   # a knockout section's settings (tournaments.knockout.settings.EDITABLE) and its stage
+                   "knockout_sets", "third_place_match", "level_match_rule", "max_deciders", "qualified_from_id",
+                   "qualifiers",
+                   # a team event's format, an event section's limits
+                   "format", "boards_per_team", "section_birth_year_min", "section_birth_year_max", "section_sex",
+
                    "prize_sharing", "prizes_to_withdrawn", "prize_lot_seed"],
     "TournamentRole": ["user_id", "role"],
     "Entry": ["start_no", "player_id", "rating", "withdrawn", "withdrawn_after_round"],
@@ -207,6 +221,9 @@ def _choice_labels() -> dict[str, dict[str, object]]:
         "bye_kind": dict(Match.ByeKind.choices),
         "forfeit": {k: v for k, v in Match.Forfeit.choices if k},
         "role": dict(TournamentRole.Role.choices),
+        "level_match_rule": dict(Tournament.LevelMatchRule.choices),
+        "format": dict(Tournament.Format.choices),
+        "section_sex": dict(Tournament._meta.get_field("section_sex").choices or ()),
     }
 
 
@@ -308,6 +325,8 @@ class _Names:
             from federation.models import Club
 
             self.club = dict(Club.objects.filter(pk__in=club_ids).values_list("pk", "name"))
+        stage_ids = {r.qualified_from_id for r in rows_by_model.get("Tournament", []) if r.qualified_from_id}
+        self.stage = dict(Tournament.objects.filter(pk__in=stage_ids).values_list("pk", "name")) if stage_ids else {}
 
     def value(self, field: str, value):
         if value is None:
@@ -324,6 +343,8 @@ class _Names:
             return self.team.get(value, f"#{value}")
         if field == "club_id":
             return self.club.get(value, f"#{value}")
+        if field == "qualified_from_id":
+            return self.stage.get(value, f"#{value}")
         return _json(value)
 
     def label(self, model: str, row) -> tuple[str, int | None, int | None]:
@@ -444,6 +465,8 @@ def _fold(members: list, names: _Names) -> HistoryItem | None:
         new = None if row.history_type == "-" else {_OUT_KEY.get(f, f): names.value(f, getattr(row, f)) for f in fields}
         if row.history_type == "-" and prev is None:
             old = {_OUT_KEY.get(f, f): names.value(f, getattr(row, f)) for f in fields}
+        if model == "Tournament" and old is None and new is not None:
+            new = _without_unused_settings(new)  # a created Swiss lists no knockout, team or section setting
         fields = [_OUT_KEY.get(f, f) for f in fields]
         if old is not None and new is not None:
             changed = [f for f in fields if old[f] != new[f]]
@@ -478,6 +501,28 @@ def _fold(members: list, names: _Names) -> HistoryItem | None:
         at=at, user=names.user.get(user_id) if user_id else None, action=action, object=main, reason=reason,
         before=out_before, after=out_after, round=n, board=b,
     )
+
+
+#: Settings of one kind of tournament only (a knockout, a team event, an event's section): a tournament created
+#: without them does not list them.
+_KIND_SETTINGS = {"knockout_sets": [], "third_place_match": False, "level_match_rule": "deciders", "max_deciders": 0,
+                  "qualified_from": None, "qualifiers": None, "format": "individual", "boards_per_team": 4,
+                  "section_birth_year_min": None, "section_birth_year_max": None, "section_sex": ""}
+
+
+def _without_unused_settings(values: dict) -> dict:
+    """``values`` of a created tournament without the settings of another kind of tournament left at their
+    defaults (:data:`_KIND_SETTINGS`); a knockout keeps its own."""
+    knockout = any(values.get(k) != d for k, d in _KIND_SETTINGS.items() if k in ("knockout_sets", "third_place_match",
+                                                                                  "level_match_rule", "max_deciders"))
+    team = values.get("format") not in (None, "individual")
+    keep = set()
+    if knockout:
+        keep |= {"knockout_sets", "third_place_match", "level_match_rule", "max_deciders", "qualified_from",
+                 "qualifiers"}
+    if team:
+        keep |= {"format", "boards_per_team"}
+    return {k: v for k, v in values.items() if k not in _KIND_SETTINGS or k in keep or v != _KIND_SETTINGS[k]}
 
 
 def deleted_tournament(slug: str):

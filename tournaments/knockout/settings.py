@@ -144,6 +144,25 @@ def clean_settings(
     return out
 
 
+def derived_rounds(*, qualifiers: int | None = None, knockout_sets=None, players: int | None = None) -> int:
+    """A knockout's number of rounds as far as it is known: from its ``players`` (or a final stage's
+    ``qualifiers``) — the next power of 2: 5..8 players, 3 rounds — else the rounds its sets per round name,
+    else 1 until round 1 is paired (:func:`tournaments.knockout.services.round_pair_knockout` sets it then)."""
+    n = players or qualifiers
+    if n and n >= 2:
+        return core.knockout_rounds(n)
+    return max(1, len(knockout_sets or []))
+
+
+def rounds_note(tournament: Tournament) -> str:
+    """What the organiser is told after creating a knockout: its number of rounds follows from the bracket."""
+    if tournament.qualifiers:
+        return _("The number of rounds follows from the bracket: %(n)d qualifiers play %(r)d rounds.") % {
+            "n": tournament.qualifiers, "r": tournament.rounds_total}
+    return _("The number of rounds follows from the bracket: it is set from the players when round 1 is paired "
+             "(2 players: 1 round, 3–4: 2, 5–8: 3, 9–16: 4, …).")
+
+
 #: Knockout settings an organiser may edit (:func:`tournaments.services.tournament_update`).
 EDITABLE = ("knockout_sets", "third_place_match", "level_match_rule", "max_deciders")
 

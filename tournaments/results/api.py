@@ -28,7 +28,8 @@ def _may_enter_results(t: Tournament, user) -> None:
     """401 for an anonymous user, 403 unless ``user`` may enter results in ``t`` (referee or organiser)."""
     if not getattr(user, "is_authenticated", False):
         raise drf_exceptions.NotAuthenticated()
-    access.require(access.can_enter_results(user, t), _("Only referees and organisers can enter results."))
+    if not access.can_enter_results(user, t):
+        access.require(False, access.results_refused_message(user, t))
 
 
 _BOARD_READ = PreparedRead(  # built once: the result POST's first read (issue 22)

@@ -155,7 +155,8 @@ def match_result_enter(
     """
     tournament = match.round.tournament
     if user is not None:
-        access.require(access.can_enter_results(user, tournament), _("Only referees and organisers can enter results."))
+        if not access.can_enter_results(user, tournament):
+            access.require(False, access.results_refused_message(user, tournament))
     number = match.round.number
     try:
         with transaction.atomic():

@@ -47,11 +47,11 @@ def match_result(request, slug: str, number: int, board: int):
     if match is None or not publication.tournament_visible(match.round.tournament, request.user):
         t = _tournament(request, slug)  # Http404 for a missing or hidden tournament
         if not access.can_enter_results(request.user, t):
-            return _forbidden(request, _("Only referees and organisers can enter results."))
+            return _forbidden(request, access.results_refused_message(request.user, t))
         raise Http404("no such board")
     t = match.round.tournament
     if not access.can_enter_results(request.user, t):
-        return _forbidden(request, _("Only referees and organisers can enter results."))
+        return _forbidden(request, access.results_refused_message(request.user, t))
     if match.kind == Match.Kind.BYE:
         messages.info(request, _("A bye has no result to enter."))
         return redirect("round-detail", slug=slug, number=number)

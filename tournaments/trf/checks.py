@@ -282,6 +282,8 @@ def _system_of(t, source: str, system: str | None, notes: list[str], *,
     if system is not None and system not in Tournament.System.values:
         raise ValidationFailed(_("The system is %(choices)s.") % {"choices": " or ".join(Tournament.System.values)},
                                field="system")
+    if getattr(t, "knockout", None) is not None and system in (None, Tournament.System.KNOCKOUT):
+        return Tournament.System.KNOCKOUT, False  # this program's own knockout (XXK: tournaments.trf.bracket)
     line = t.tag_lines.get("092")
     text = (t.tournament_type or "").strip()
     declared, double, team = declared_system(text)

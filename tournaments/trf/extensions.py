@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from .bracket import read_knockout_line
 from .model import (
     _HEADER_TAGS,
     EXTENSION_TAGS,
@@ -114,6 +115,8 @@ def read_extensions(t: TrfTournament) -> None:
     * ``142 N`` — number of rounds; ``152 W|B`` — colour of the top seed in round 1; ``192`` —
       pairing system text (e.g. ``FIDE_DUTCH_2025_BAKU``); ``240 T RRR PPPP ...`` — byes of code
       T (H F Z U) assigned ahead for round RRR (columns 7-9), players from column 11.
+    * ``XXK`` / ``XXM`` — a knockout's settings and boards (this program's own lines:
+      :mod:`tournaments.trf.bracket`).
 
     Raises :class:`TrfError` naming the line and column of a malformed value, a player who has
     no ``001`` line, a player listed twice in one forbidden group, or a round range backwards.
@@ -223,6 +226,8 @@ def read_extensions(t: TrfTournament) -> None:
             elif tag == "192":
                 t.pairing_system = line[3:].strip()
                 t.line_of["192"] = no
+            elif tag in ("XXK", "XXM"):
+                read_knockout_line(t, tag, line, no, player_ok)
             elif tag == "240":
                 kind = line[4:5].upper()
                 if kind not in ("H", "F", "Z", "U"):

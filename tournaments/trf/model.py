@@ -228,7 +228,7 @@ class TrfBye:
 #: Tags :func:`tournaments.trf.extensions.read_extensions` reads (besides what
 #: :func:`tournaments.trf.reader.parse_trf` reads itself).
 EXTENSION_TAGS = ("XXA", "XXP", "BBW", "BBD", "BBL", "BBZ", "BBF", "BBU", "142", "152", "162", "192",
-                  "240", "250", "260")
+                  "240", "250", "260", "XXK", "XXM")
 #: Keys of :attr:`TrfTournament.point_system`: W win, D draw, L loss, Z zero-point bye,
 #: F forfeit loss, U pairing-allocated bye (``BBW`` .. ``BBU``; ``162`` uses ``P`` for U).
 POINT_KEYS = ("W", "D", "L", "Z", "F", "U")
@@ -259,7 +259,8 @@ class TrfTournament:
     index 0 = round 1), ``byes`` (``240``),
     ``point_system`` (``BBW``..``BBU``/``162``: only the values the file gives, keys
     :data:`POINT_KEYS`), ``initial_colour`` (``152``: ``"w"``/``"b"``), ``pairing_system`` (``192``
-    text), ``rounds_142`` (``142``); ``line_of`` maps ``"XXA 4"``, ``"BBU"``, ``"152"`` ... to its line.
+    text), ``rounds_142`` (``142``), ``knockout`` and ``knockout_matches`` (``XXK``/``XXM``:
+    :mod:`tournaments.trf.bracket`); ``line_of`` maps ``"XXA 4"``, ``"BBU"``, ``"152"`` ... to its line.
     """
 
     name: str = ""
@@ -293,6 +294,10 @@ class TrfTournament:
     initial_colour: str | None = None
     pairing_system: str = ""
     rounds_142: int | None = None
+    #: a knockout (this program's ``XXK``/``XXM`` lines, :mod:`tournaments.trf.bracket`): its settings and the
+    #: boards of its closed rounds
+    knockout: dict | None = None
+    knockout_matches: list = field(default_factory=list)
     line_of: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
     def player(self, start_no: int) -> TrfPlayer | None:

@@ -14,7 +14,8 @@ from django.utils.translation import gettext as _
 
 from federation import roles
 from federation.errors import NotFound
-from tournaments.models import Absence, CoinToss, Entry, ForbiddenPair, Match, Round, Tournament, TrfImport
+from tournaments.models import Absence, CoinToss, Entry, ForbiddenPair, Match, Round, SetResult, Tournament, TrfImport
+from tournaments.trf.bracket import TrfKnockoutMatch, TrfSet, knockout_lines
 from tournaments.pairing_adapter import match_codes
 from tournaments.trf.mapping import BAKU_PAIRING_SYSTEM, _KIND_CODES, format_round_date, type_text
 from tournaments.trf.model import STANDARD_POINTS, TrfBye, TrfForbidden, TrfPlayer, TrfResult, TrfTournament
@@ -55,7 +56,9 @@ def tournament_export_trf(*, tournament: Tournament, up_to_round: int | None = N
     (:mod:`tournaments.trf.teams`: ``082``, ``013``, the team scoring system ``362``, ``310`` and the team byes
     ``320``). Byes entered ahead (absences of rounds not closed yet):
     the next round's in its cells (``0000 - H``, what bbpPairings and JaVaFo read), later rounds' and a
-    withdrawn player's as ``240`` lines.
+    withdrawn player's as ``240`` lines. A knockout adds ``XXK`` (its settings) and ``XXM`` (each board of the
+    exported rounds: its place in the bracket, the match for third place, how it was decided, its sets), which
+    :func:`tournaments.trf.services.tournament_import_trf` reads back (:mod:`tournaments.trf.bracket`).
     """
     from tournaments.selectors import tournament_standings
 
@@ -139,6 +142,9 @@ def tournament_export_trf(*, tournament: Tournament, up_to_round: int | None = N
     fmt = lambda d: d.strftime("%Y/%m/%d") if d else ""  # noqa: E731
     dates = [format_round_date(d) for d in (tournament.round_dates or []) if isinstance(d, str)]
     extra = [f"192 {BAKU_PAIRING_SYSTEM}"] if tournament.acceleration == Tournament.Acceleration.BAKU else []
+    if tournament.system == Tournament.System.KNOCKOUT:  # the bracket, its settings and sets (XXK, XXM)
+        number = {e.id: p.start_no for e, p in zip(entries, players)}
+        extra += _knockout_lines(tournament, matches, number)
     if tournament.format == Tournament.Format.TEAM:  # team championships: 082, 013, 362, 310, 320 (trf.teams)
         extra += team_trf_records(tournament=tournament, up_to_round=up_to_round,
                                   renumber={e.start_no: p.start_no for e, p in zip(entries, players)})
@@ -152,6 +158,28 @@ def tournament_export_trf(*, tournament: Tournament, up_to_round: int | None = N
         point_system={**STANDARD_POINTS, "U": float(tournament.bye_points)}, initial_colour=colour,
     )
     return dump_trf(data, truncate=True)
+
+
+def _knockout_lines(tournament: Tournament, matches: list[Match], number: dict[int, int]) -> list[str]:
+    """``XXK`` (the knockout's settings) and an ``XXM`` line per board of ``matches`` (:mod:`tournaments.trf.bracket`),
+    starting numbers as written (``number``: entry id → starting number)."""
+    sets: dict[int, list[SetResult]] = defaultdict(list)
+    for row in SetResult.objects.filter(match__in=[m.id for m in matches]).order_by("match_id", "number"):
+        sets[row.match_id].append(row)
+    settings = {"sets": list(tournament.knockout_sets or []), "third": tournament.third_place_match,
+                "level": tournament.level_match_rule, "deciders": tournament.max_deciders,
+                "spm": tournament.sets_per_match}
+    boards = [
+        TrfKnockoutMatch(
+            round=m.round.number, board=m.board, white=number[m.white_id],
+            black=number[m.black_id] if m.black_id else None, third_place=m.third_place, decided_by=m.decided_by,
+            decider_starter=m.decider_starter, bye_kind=m.bye_kind if m.kind == Match.Kind.BYE else "",
+            sets=tuple(TrfSet(starter=x.starter, white=x.white_stones, black=x.black_stones, termination=x.termination,
+                              white_store=x.white_store, black_store=x.black_store) for x in sets[m.id]),
+        )
+        for m in matches
+    ]
+    return knockout_lines(settings, boards)
 
 
 def trf_import_get(*, import_id: int, user) -> TrfImport:

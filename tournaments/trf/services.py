@@ -32,7 +32,10 @@ round-1 :class:`~tournaments.models.CoinToss`), ``192`` pairing system (FIDE Dut
 ``Tournament.acceleration = "baku"``; any other system is refused), ``BBW``..``BBU``/``162`` point
 system (only the federation's 1-½-0 scoring; ``BBU`` 0, 0.5 or 1), ``XXP``/``260`` forbidden pairs
 (:class:`~tournaments.models.ForbiddenPair`), ``XXA``/``250`` virtual points
-(``Entry.accelerations``, ``Tournament.acceleration = "manual"``), ``240`` byes ahead. Player lines
+(``Entry.accelerations``, ``Tournament.acceleration = "manual"``), ``240`` byes ahead, ``XXK``/``XXM`` a
+knockout's settings and boards as its own export writes them (the file is imported as that knockout, its
+rounds' boards, match for third place, sets and how each match was decided from the ``XXM`` lines:
+:mod:`tournaments.trf.bracket_import`). Player lines
 give ``Entry.federation`` (columns 54-56: TUR, or a club or city code), ``Entry.official_rank`` (the
 rank column) and ``Entry.rating``. Lines no reader interprets (team lines, ``299``, unknown tags, a
 second header line: :func:`tournaments.trf.extensions.unread_lines`) are refused with their number.
@@ -58,6 +61,7 @@ from federation.validators import first_control_character as no_control_characte
 from tournaments import access
 from tournaments.models import Absence, CoinToss, Entry, ForbiddenPair, Match, Round, Tournament
 from tournaments.services import unique_slug
+from tournaments.trf.bracket_import import knockout_fields, knockout_round_create
 from tournaments.trf.checks import (
     MAX_ROUNDS,
     _check_players,
@@ -294,6 +298,12 @@ def _import(*, data, source, user, name, progress, system, publish, match_player
     report_progress(0, work)
     title = header["name"] or "TRF"
     same = Tournament.objects.filter(name=title).first()
+    boards_from_file = system == Tournament.System.KNOCKOUT and t.knockout is not None
+    if not boards_from_file and (t.knockout is not None or t.knockout_matches):
+        notes.append(_("line %(line)d: the knockout's settings and boards (XXK, XXM) are not kept: the file is "
+                       "imported as %(system)s") % {
+            "line": t.line_of.get("XXK") or min(m.line for m in t.knockout_matches),
+            "system": Tournament.System(system).label})
     fields = dict(
         name=title, start_date=start_date, end_date=end_date, city=header["city"], federation=header["federation"],
         system=system, double_round_robin=bool(double), rounds_total=rounds_total, sets_per_match=3,
@@ -303,6 +313,8 @@ def _import(*, data, source, user, name, progress, system, publish, match_player
                 if rounds_played >= rounds_total else Tournament.Status.RUNNING),
         imported_from_trf=True, created_by=user if getattr(user, "is_authenticated", False) else None,
     )
+    if boards_from_file:  # a knockout's own export: its settings (XXK)
+        fields.update(knockout_fields(t, source))
     tournament = _create_tournament(title, fields)
     slug = tournament.slug
 
@@ -336,6 +348,10 @@ def _import(*, data, source, user, name, progress, system, publish, match_player
     for r in range(1, rounds_played + 1):
         rnd = Round.objects.create(tournament=tournament, number=r, status=Round.Status.CLOSED)
         first_round = first_round or rnd
+        if boards_from_file:  # a knockout's boards as its export wrote them (XXM)
+            knockout_round_create(t, source, rnd, entries, by_no, pab)
+            report_progress(n_players * (1 + r), work)
+            continue
         games, byes = [], []
         seen = set()
         if r > 1:
