@@ -119,7 +119,7 @@ _FIELDS = {
                    "qualifiers",
                    # a team event's format, an event section's limits
                    "format", "boards_per_team", "section_birth_year_min", "section_birth_year_max", "section_sex",
-
+                   # the prize rules (issue 25)
                    "prize_sharing", "prizes_to_withdrawn", "prize_lot_seed"],
     "TournamentRole": ["user_id", "role"],
     "Entry": ["start_no", "player_id", "rating", "withdrawn", "withdrawn_after_round"],
