@@ -26,6 +26,7 @@ urlpatterns = [
     path("", include("tournaments.teams.urls")),  # team championships: /t/<slug>/teams/…, /api/tournaments/<slug>/teams/
     path("", include("tournaments.placement.urls")),  # why a player is placed here: /t/<slug>/standings/<no>/why/
     path("", include("tournaments.lots.urls")),  # the drawing of lots: /t/<slug>/lots/
+    path("", include("tournaments.rules.urls")),  # the organiser's settings in words: /t/<slug>/rules/
     path("", include("federation.urls_members")),
     path("games/", include("tournaments.records.urls")),
     path("ratings/", include("ratings.urls")),
