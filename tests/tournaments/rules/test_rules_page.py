@@ -3,6 +3,8 @@ change, its value in words and what it means for the players, in Turkish and Eng
 publish gate as the tournament page."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -99,3 +101,13 @@ def test_rules_page_publish_gate_like_the_tournament_page():
     c = Client()
     c.force_login(staff)
     assert c.get(url).status_code == c.get(reverse("tournament-detail", args=[t.slug])).status_code == 200
+
+
+def test_rules_page_turkish_text_shows_no_english_setting():
+    """Print the Turkish page's rules (``-s`` to read them); every name and meaning is translated."""
+    swiss, rr, ko = _worlds()
+    for t in (swiss, rr, ko):
+        text = re.sub(r"<[^>]+>", "", _page(t, "tr").split('data-testid="rules"')[1].split("</dl>")[0])
+        print(" ".join(text.split()))
+        for english in ("Whether", "How many", "Pairing system", "Points for"):
+            assert english not in text
