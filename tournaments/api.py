@@ -242,7 +242,8 @@ class TournamentImportTrfApi(APIView):
         upload = data["file"]
         content = trf_jobs.read_upload(upload)
         options = {"system": data["system"] or None, "publish": data["publish"],
-                   "match_players": data["match_players"], "player_matches": data["player_matches"]}
+                   "match_players": data["match_players"], "player_matches": data["player_matches"],
+                   "player_values": data["player_values"]}
         if trf_jobs.needs_job(content):
             if data["dry_run"]:
                 raise ValidationFailed(_("A file this big is imported by a job and cannot be previewed; import it "
