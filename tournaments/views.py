@@ -11,9 +11,11 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from federation.errors import ApplicationError
@@ -358,9 +360,15 @@ def trf_import(request):
                 _trf_import_finished(request, claimed, report.tournament)
                 claimed = None
                 _trf_upload_forget(request)
-                messages.success(request, _("Imported %(name)s.") % {"name": report.tournament.name})
-                for note in report.notes:
-                    messages.info(request, note)
+                imported = _("Imported %(name)s.") % {"name": report.tournament.name}
+                if report.notes:
+                    row = trf_jobs.trf_import_record(tournament=report.tournament, notes=report.notes, data=data,
+                                                     source=source, user=request.user)
+                    n = len(report.notes)
+                    imported = format_html('{} <a href="{}" data-testid="import-notes-link">{}</a>', imported,
+                                           reverse("trf-import-detail", args=[row.id]),
+                                           ngettext("%(n)d note", "%(n)d notes", n) % {"n": n})
+                messages.success(request, imported)
                 return redirect("tournament-detail", slug=report.tournament.slug)
         finally:
             if claimed is not None:

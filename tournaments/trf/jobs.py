@@ -211,6 +211,19 @@ class _ProgressWriter:
             self.conn = None
 
 
+@transaction.atomic
+def trf_import_record(*, tournament: Tournament, notes: list[str], data: bytes = b"", source: str = "",
+                      user=None) -> TrfImport:
+    """Keep the notes of a file imported at once (not by a job) as a finished :class:`TrfImport`, so that
+    its page lists them; the import page's success message links that page."""
+    return TrfImport.objects.create(
+        created_by=user if getattr(user, "is_authenticated", False) else None, data=bytes(data),
+        source=without_control_characters(source or "")[:200], name=tournament.name[:160],
+        lang=(translation.get_language() or "")[:10], status=TrfImport.Status.DONE, progress=100,
+        tournament=tournament, notes=list(notes), finished_at=timezone.now(),
+    )
+
+
 def trf_import_run(*, import_id: int, options: dict | None = None) -> TrfImport:
     """Run a queued :class:`TrfImport`: :func:`tournament_import_trf` on its bytes, as its creator, with
     ``options`` (``system``, ``publish``, ``match_players``, ``player_matches``: :func:`_job_options`;

@@ -96,3 +96,14 @@ def test_the_api_refuses_lists_and_takes_player_values(stored):
     r = _api().post("/api/tournaments/import-trf/", {"file": _upload(SEX), "player_values": json.dumps({"1": "stored"})},
                     format="multipart")
     assert r.status_code == 201
+
+
+def test_the_notes_after_an_import_are_a_link_to_the_imports_page(stored):
+    client = _page()
+    r = client.post("/t/import/", {"file": _upload(SEX, "sex.trf"), "value_1": "stored", **OPTIONS}, follow=True)
+    shown = [str(m) for m in r.context["messages"]]
+    assert len(shown) == 1 and shown[0].startswith("Imported Deneme Turnuvası. <a href=\"/t/import/")
+    assert 'data-testid="import-notes-link"' in r.content.decode()
+    link = shown[0].split('href="')[1].split('"')[0]
+    page = client.get(link).content.decode()
+    assert "line 3: the file differs from the stored player 90011: sex female (stored: male)" in page
