@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import django_filters
 from django import forms
+from django.core.validators import RegexValidator
 from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -274,8 +275,14 @@ def _club_field(**kwargs):
     )
 
 
+def _federation_id_pattern() -> RegexValidator:
+    """No spaces inside and no slash (as the service checks; stated in the schema as a pattern)."""
+    return RegexValidator(r"^\s*[^\s/]+\s*$", message=_("A federation id has no spaces and no slash."))
+
+
 class PlayerCreateInputSerializer(StrictInputSerializer):
-    federation_id = serializers.CharField(max_length=20, help_text="New, unique; no spaces or slash.")
+    federation_id = serializers.CharField(max_length=20, help_text="New, unique; no spaces or slash.",
+                                          validators=[_federation_id_pattern()])
     first_name = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
     last_name = serializers.CharField(max_length=60)
     sex = serializers.ChoiceField(choices=Player.Sex.choices, allow_blank=True, required=False, default="")
@@ -290,7 +297,8 @@ class PlayerCreateInputSerializer(StrictInputSerializer):
 class PlayerUpdateInputSerializer(StrictInputSerializer):
     """Only the fields sent are changed. ``rating`` is refused: the rating run owns it."""
 
-    federation_id = serializers.CharField(max_length=20, required=False, help_text="Unique; no spaces or slash.")
+    federation_id = serializers.CharField(max_length=20, required=False, help_text="Unique; no spaces or slash.",
+                                          validators=[_federation_id_pattern()])
     first_name = serializers.CharField(max_length=60, required=False, allow_blank=True)
     last_name = serializers.CharField(max_length=60, required=False)
     sex = serializers.ChoiceField(choices=Player.Sex.choices, allow_blank=True, required=False)

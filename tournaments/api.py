@@ -229,7 +229,9 @@ class TournamentImportTrfApi(APIView):
             'matched to known players (same name, birth year and code) unless "match_players" is false; '
             '"player_matches" decides per line. A line whose FIDE id belongs to a stored player with another name '
             'or birth year is refused (400 with field "player_matches"; in a dry run how "conflict") unless '
-            '"player_matches" confirms it with that FIDE id. A finished event\'s standings are published unless '
+            '"player_matches" confirms it with that FIDE id. A stored player whose sex or birth year differs from '
+            'the file is refused (400 with field "player_values"; in a dry run "differs") unless "player_values" '
+            'says "stored", "file" or "new" for the line. A finished event\'s standings are published unless '
             '"publish" is false.'
         ),
     )
@@ -242,7 +244,8 @@ class TournamentImportTrfApi(APIView):
         upload = data["file"]
         content = trf_jobs.read_upload(upload)
         options = {"system": data["system"] or None, "publish": data["publish"],
-                   "match_players": data["match_players"], "player_matches": data["player_matches"]}
+                   "match_players": data["match_players"], "player_matches": data["player_matches"],
+                   "player_values": data["player_values"]}
         if trf_jobs.needs_job(content):
             if data["dry_run"]:
                 raise ValidationFailed(_("A file this big is imported by a job and cannot be previewed; import it "

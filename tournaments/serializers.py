@@ -147,9 +147,30 @@ class TrfImportInputSerializer(serializers.Serializer):
         "with another name or birth year (how \"conflict\" in a dry run; otherwise 400 with field "
         '"player_matches"), give that FIDE id to confirm that they are the same person.',
     )
+    player_values = serializers.JSONField(
+        required=False, default=None,
+        help_text='Per line: {"<start no>": "stored" | "file" | "new"}: for a stored player whose sex or birth year '
+        'differs from the file ("differs" in a dry run; otherwise 400 with field "player_values"), keep the stored '
+        "values, take the file's, or register a new player (JSON text in a multipart form).",
+    )
     dry_run = _FormBooleanField(
         default=False, help_text="Preview: run the import and roll it back; 200 with the report (slug null).",
     )
+
+    def validate_player_values(self, value):
+        if value in (None, ""):
+            return None
+        if not isinstance(value, dict):
+            raise serializers.ValidationError(_("An object of starting numbers and stored, file or new."))
+        out = {}
+        for key, choice in value.items():
+            if not str(key).isdecimal() or not 1 <= int(key) <= 9999:
+                raise serializers.ValidationError(_("%(key)s is not a starting number.") % {"key": repr(str(key)[:20])})
+            if choice not in ("stored", "file", "new"):
+                raise serializers.ValidationError(_("Starting number %(no)d: the choice is stored, file or new.")
+                                                  % {"no": int(key)})
+            out[int(key)] = choice
+        return out
 
     def validate_player_matches(self, value):
         if value in (None, ""):
@@ -456,6 +477,15 @@ class ImportPlayerSerializer(serializers.Serializer):
     conflict = serializers.CharField(
         allow_null=True, required=False,
         help_text="Why the line's FIDE id looks like another person's (also when confirmed); null when it does not.",
+    )
+    differs = serializers.CharField(
+        allow_null=True, required=False,
+        help_text="The stored player's sex or birth year that differs from the file (naming the line and field); "
+        "null when none differs. Choose with player_values.",
+    )
+    value = serializers.CharField(
+        allow_null=True, required=False,
+        help_text="The player_values choice applied for this line: stored, file or new; null when none.",
     )
 
 

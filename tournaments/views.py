@@ -11,9 +11,11 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from federation.errors import ApplicationError
@@ -292,6 +294,7 @@ def trf_import(request):
                          initial={"publish": True, "match_players": True})
     preview = None
     conflicts: list = []
+    differing: list = []
     refused: set[int] = set()
     current = None  # the kept file this post works on (shown as kept)
     if request.method == "POST":
@@ -329,6 +332,7 @@ def trf_import(request):
                 _trf_upload_forget(request)
                 return redirect("trf-import-detail", import_id=row.id)
             matches, refused = _trf_page_choices(request.POST)
+            values = _trf_page_values(request.POST)
             if not dry_run:
                 done = _trf_import_claim(current["token"])
                 if done is not None:  # a double submit: the first one imported it meanwhile
@@ -337,23 +341,34 @@ def trf_import(request):
                     return redirect("tournament-detail", slug=done["slug"])
                 claimed = current["token"]
             report = tournament_import_trf(data=data, source=source, user=request.user, name=name,
-                                           player_matches=matches or None, dry_run=dry_run, **options)
+                                           player_matches=matches or None, dry_run=dry_run,
+                                           player_values=values or None, **options)
         except PlayerConflicts as exc:
             form.add_error("file", exc.message)
-            conflicts = exc.conflicts
+            if exc.field == "player_values":
+                differing = exc.conflicts
+            else:
+                conflicts = exc.conflicts
         except ApplicationError as exc:
             form.add_error(exc.field if exc.field in ("name", "system") else "file", exc.message)
         else:
             if report.dry_run:
                 preview = report
                 conflicts = report.conflicts
+                differing = report.differing
             else:
                 _trf_import_finished(request, claimed, report.tournament)
                 claimed = None
                 _trf_upload_forget(request)
-                messages.success(request, _("Imported %(name)s.") % {"name": report.tournament.name})
-                for note in report.notes:
-                    messages.info(request, note)
+                imported = _("Imported %(name)s.") % {"name": report.tournament.name}
+                if report.notes:
+                    row = trf_jobs.trf_import_record(tournament=report.tournament, notes=report.notes, data=data,
+                                                     source=source, user=request.user)
+                    n = len(report.notes)
+                    imported = format_html('{} <a href="{}" data-testid="import-notes-link">{}</a>', imported,
+                                           reverse("trf-import-detail", args=[row.id]),
+                                           ngettext("%(n)d note", "%(n)d notes", n) % {"n": n})
+                messages.success(request, imported)
                 return redirect("tournament-detail", slug=report.tournament.slug)
         finally:
             if claimed is not None:
@@ -364,7 +379,7 @@ def trf_import(request):
     return render(request, "tournaments/import.html", {
         "form": form, "preview": preview, "stored": current if form.is_bound else None,
         "matches": preview.single_matches if preview else [], "several": preview.several if preview else [],
-        "conflicts": conflicts, "refused": sorted(refused) if preview else [],
+        "conflicts": conflicts, "refused": sorted(refused) if preview else [], "differing": differing,
     })
 
 
@@ -402,6 +417,17 @@ def _trf_upload_data(request, form, kept: dict | None) -> tuple[bytes, str, dict
     if kept is not None:
         return base64.b64decode(kept["data"]), kept.get("source") or "upload.trf", kept
     raise ApplicationError(_("Choose the TRF file."), field="file")
+
+
+def _trf_page_values(post) -> dict[int, str]:
+    """The choices of the import page for stored players whose sex or birth year differs from the file, as
+    ``player_values``: ``value_<start no>`` is ``stored``, ``file`` or ``new``."""
+    out: dict[int, str] = {}
+    for key in post:
+        prefix, _sep, no = key.partition("_")
+        if prefix == "value" and no.isascii() and no.isdigit() and post.get(key) in ("stored", "file", "new"):
+            out[int(no)] = post.get(key)
+    return out
 
 
 def _trf_page_choices(post) -> tuple[dict[int, str | None], set[int]]:

@@ -96,7 +96,7 @@ def needs_job(data: bytes | str) -> bool:
 
 
 def _job_options(*, system: str | None, publish: bool, match_players: bool,
-                 player_matches: dict | None) -> dict:
+                 player_matches: dict | None, player_values: dict | None = None) -> dict:
     """The import options a job carries in its message (JSON: start numbers as text); only those that
     differ from the defaults."""
     out: dict = {}
@@ -108,12 +108,14 @@ def _job_options(*, system: str | None, publish: bool, match_players: bool,
         out["match_players"] = False
     if player_matches:
         out["player_matches"] = {str(k): v for k, v in player_matches.items()}
+    if player_values:
+        out["player_values"] = {str(k): v for k, v in player_values.items()}
     return out
 
 
 def trf_import_queue(*, data: bytes, task, source: str = "upload.trf", user=None, name: str | None = None,
                      system: str | None = None, publish: bool = True, match_players: bool = True,
-                     player_matches: dict | None = None) -> TrfImport:
+                     player_matches: dict | None = None, player_values: dict | None = None) -> TrfImport:
     """Store ``data`` as a queued :class:`TrfImport` and send ``tournaments.import_trf`` for it, with the
     options of :func:`tournament_import_trf` (in the task's message).
 
@@ -140,7 +142,7 @@ def trf_import_queue(*, data: bytes, task, source: str = "upload.trf", user=None
     players, cells = trf_size(data)
     lang = translation.get_language() or ""
     options = _job_options(system=system, publish=publish, match_players=match_players,
-                           player_matches=player_matches)
+                           player_matches=player_matches, player_values=player_values)
     args = (lang, options) if options else (lang,)
     row = TrfImport.objects.create(
         created_by=user if getattr(user, "is_authenticated", False) else None, data=bytes(data),
@@ -209,6 +211,19 @@ class _ProgressWriter:
             self.conn = None
 
 
+@transaction.atomic
+def trf_import_record(*, tournament: Tournament, notes: list[str], data: bytes = b"", source: str = "",
+                      user=None) -> TrfImport:
+    """Keep the notes of a file imported at once (not by a job) as a finished :class:`TrfImport`, so that
+    its page lists them; the import page's success message links that page."""
+    return TrfImport.objects.create(
+        created_by=user if getattr(user, "is_authenticated", False) else None, data=bytes(data),
+        source=without_control_characters(source or "")[:200], name=tournament.name[:160],
+        lang=(translation.get_language() or "")[:10], status=TrfImport.Status.DONE, progress=100,
+        tournament=tournament, notes=list(notes), finished_at=timezone.now(),
+    )
+
+
 def trf_import_run(*, import_id: int, options: dict | None = None) -> TrfImport:
     """Run a queued :class:`TrfImport`: :func:`tournament_import_trf` on its bytes, as its creator, with
     ``options`` (``system``, ``publish``, ``match_players``, ``player_matches``: :func:`_job_options`;
@@ -231,10 +246,12 @@ def trf_import_run(*, import_id: int, options: dict | None = None) -> TrfImport:
         opts = dict(row.options if options is None else options)
         if opts.get("player_matches"):
             opts["player_matches"] = {int(k): v for k, v in opts["player_matches"].items()}
+        if opts.get("player_values"):
+            opts["player_values"] = {int(k): v for k, v in opts["player_values"].items()}
         report = tournament_import_trf(
             data=bytes(row.data), source=row.source or "upload.trf", user=row.created_by, name=row.name or None,
             progress=writer, **{k: v for k, v in opts.items()
-                                if k in ("system", "publish", "match_players", "player_matches")},
+                                if k in ("system", "publish", "match_players", "player_matches", "player_values")},
         )
     except ApplicationError as exc:
         result.update(error=exc.message, error_field=exc.field or "")

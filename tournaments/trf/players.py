@@ -53,11 +53,19 @@ class PlayerChoice:
     candidates: int = 0
     options: list[dict] = field(default_factory=list)
     conflict: str = ""
+    differs: str = ""
+    value: str = ""
 
     def as_dict(self) -> dict:
         return {"line": self.line, "start_no": self.start_no, "name": self.name,
                 "federation_id": self.federation_id, "how": self.how, "candidates": self.candidates,
-                "candidate_ids": [o["federation_id"] for o in self.options], "conflict": self.conflict or None}
+                "candidate_ids": [o["federation_id"] for o in self.options], "conflict": self.conflict or None,
+                "differs": self.differs or None, "value": self.value or None}
+
+
+#: What the organiser chose for a stored player whose sex or birth year differs from the file
+#: (``player_values={start_no: one of these}``): keep the stored values, take the file's, or a new player.
+VALUE_CHOICES = ("stored", "file", "new")
 
 
 class PlayerConflicts(ValidationFailed):
@@ -65,8 +73,8 @@ class PlayerConflicts(ValidationFailed):
     ``player_matches``: nothing is imported. ``conflicts`` are their :class:`PlayerChoice` rows (``how ==
     "conflict"``); ``field`` is ``"player_matches"``."""
 
-    def __init__(self, message: str, conflicts: list[PlayerChoice]) -> None:
-        super().__init__(message, field="player_matches")
+    def __init__(self, message: str, conflicts: list[PlayerChoice], field: str = "player_matches") -> None:
+        super().__init__(message, field=field)
         self.conflicts = conflicts
 
 
@@ -239,6 +247,43 @@ def _difference_note(p, player: Player, notes: list[str]) -> None:
                                              "differences": ", ".join(parts)})
 
 
+def _value_differences(p, player: Player) -> str:
+    """"" when line ``p`` gives the stored ``player``'s sex and birth year (or one of them gives none); else
+    what differs, naming the line and the field ("line 4: birth year 1990 (stored: 1991)")."""
+    parts = []
+    year = _birth_year(p)
+    if year is not None and player.birth_year and year != player.birth_year:
+        parts.append(_("birth year %(file)s (stored: %(stored)s)") % {"file": year, "stored": player.birth_year})
+    sex = _sex(p.sex)
+    if sex and player.sex in Player.Sex.values and sex != player.sex:
+        parts.append(_("sex %(file)s (stored: %(stored)s)") % {"file": _sex_label(sex),
+                                                                "stored": _sex_label(player.sex)})
+    if not parts:
+        return ""
+    return _("line %(line)d: %(id)s: %(differences)s") % {"line": p.line, "id": player.federation_id,
+                                                           "differences": ", ".join(parts)}
+
+
+def _resolve_values(t, player_values: dict | None) -> dict[int, str]:
+    """``player_values`` checked: start number → ``"stored"``, ``"file"`` or ``"new"``."""
+    out: dict[int, str] = {}
+    by_no = {p.start_no for p in t.players}
+    for key, value in (player_values or {}).items():
+        try:
+            start_no = int(key)
+        except (TypeError, ValueError):
+            raise ValidationFailed(_("%(key)s is not a starting number.") % {"key": repr(key)},
+                                   field="player_values") from None
+        if start_no not in by_no:
+            raise ValidationFailed(_("The file has no player with starting number %(no)d.") % {"no": start_no},
+                                   field="player_values")
+        if value not in VALUE_CHOICES:
+            raise ValidationFailed(_("Starting number %(no)d: the choice is stored, file or new.") % {"no": start_no},
+                                   field="player_values")
+        out[start_no] = value
+    return out
+
+
 def _option(player: Player) -> dict:
     """A known player offered for a line: federation id, name, club, birth year."""
     club = player.club
@@ -264,8 +309,14 @@ def _birth_date_note(t, notes: list[str]) -> None:
 
 def _players_for(t, source: str, tournament: Tournament, *, match_players: bool,
                  choices: dict[int, Player | None], confirmed: set[int], notes: list[str],
-                 dry_run: bool = False) -> tuple[dict[int, Player], list[PlayerChoice]]:
+                 dry_run: bool = False, values: dict[int, str] | None = None
+                 ) -> tuple[dict[int, Player], list[PlayerChoice]]:
     """The player of every line (see the module docstring) and how it was found.
+
+    A stored player whose sex or birth year differs from its line (:func:`_value_differences`) takes what
+    ``values`` says for its start number (``"stored"``: keep the stored values, ``"file"``: take the
+    file's, ``"new"``: register a new player for the line); without a choice the import is refused
+    (:class:`PlayerConflicts`, naming the line and the field) and a dry run reports it (``differs``).
 
     A line whose FIDE id belongs to a stored player with another name or birth year (:func:`_fide_conflict`)
     is refused (:class:`PlayerConflicts`, all such lines at once) unless its start number is in
@@ -301,6 +352,7 @@ def _players_for(t, source: str, tournament: Tournament, *, match_players: bool,
         if len(found) == 1:
             wanted[found[0].pk].append(p.start_no)
     conflicts: list[PlayerChoice] = []
+    differing: list[PlayerChoice] = []
     for p in t.players:
         last, first = _split_name(p.name)
         fide = (p.fide_id or "").strip()
@@ -316,7 +368,8 @@ def _players_for(t, source: str, tournament: Tournament, *, match_players: bool,
                     notes.append(_("line %(line)d: FIDE id %(id)s: the stored player %(stored)s is this line's player, "
                                    "as confirmed") % {"line": p.line, "id": player.federation_id,
                                                       "stored": _who(player.full_name, player.birth_year)})
-                _difference_note(p, player, notes)
+                given = values if not conflict or p.start_no in (values or {}) else {**(values or {}), p.start_no: "stored"}
+                player = _settle_values(p, player, choice, tournament, given, differing, notes, dry_run)
             players[p.start_no] = player
             report.append(choice)
             continue
@@ -355,17 +408,18 @@ def _players_for(t, source: str, tournament: Tournament, *, match_players: bool,
                       "rating": max(0, min(MAX_RATING, p.rating or 0))}
             ids = [fide] if fide.strip("0") else _generated_ids(tournament.pk, p.start_no)
             player = _create_player(fields, ids)
-        elif how == "matched":
+        choice = PlayerChoice(p.line, p.start_no, p.name, player.federation_id, how, candidates, options)
+        if how == "matched":
             notes.append(_("line %(line)d: %(name)s matched to known player %(id)s")
                          % {"line": p.line, "name": p.name, "id": player.federation_id})
-            _difference_note(p, player, notes)
+            player = _settle_values(p, player, choice, tournament, values, differing, notes, dry_run)
         elif how == "chosen":
             notes.append(_("line %(line)d: %(name)s is the known player %(id)s (as chosen)")
                          % {"line": p.line, "name": p.name, "id": player.federation_id})
-            _difference_note(p, player, notes)
+            player = _settle_values(p, player, choice, tournament, values, differing, notes, dry_run)
         taken[player.pk] = p.start_no
         players[p.start_no] = player
-        report.append(PlayerChoice(p.line, p.start_no, p.name, player.federation_id, how, candidates, options))
+        report.append(choice)
     if conflicts:
         if not dry_run:
             shown = "; ".join(c.conflict for c in conflicts[:5])
@@ -378,4 +432,52 @@ def _players_for(t, source: str, tournament: Tournament, *, match_players: bool,
         for c in conflicts:
             notes.append(_("%(conflict)s: the import would be refused unless you confirm that they are the same "
                            "person") % {"conflict": c.conflict})
+    if differing:
+        if not dry_run:
+            shown = "; ".join(c.differs for c in differing[:5])
+            more = len(differing) - 5
+            if more > 0:
+                shown += "; " + ngettext("and %(n)d more line", "and %(n)d more lines", more) % {"n": more}
+            raise PlayerConflicts(_("%(source)s: %(differences)s. Nothing is imported: choose for each line whether "
+                                    "the stored values are kept, the file's are taken or a new player is "
+                                    "registered.") % {"source": source, "differences": shown}, differing,
+                                  field="player_values")
+        for c in differing:
+            notes.append(_("%(differences)s: the import would be refused unless you choose the stored values, the "
+                           "file's or a new player") % {"differences": c.differs})
     return players, report
+
+
+def _settle_values(p, player: Player, choice: PlayerChoice, tournament: Tournament, values: dict[int, str] | None,
+                   differing: list[PlayerChoice], notes: list[str], dry_run: bool) -> Player:
+    """The player of line ``p`` once the organiser's choice for a stored ``player`` whose sex or birth year
+    differs from the line is applied (see :func:`_players_for`); ``choice`` is updated."""
+    diff = _value_differences(p, player)
+    value = (values or {}).get(p.start_no)
+    if not diff or value is None:
+        if diff:
+            choice.differs = diff
+            differing.append(choice)
+        _difference_note(p, player, notes)
+        return player
+    choice.differs, choice.value = diff, value
+    if value == "new":
+        last, first = _split_name(p.name)
+        fields = {"first_name": first, "last_name": last, "sex": _sex(p.sex), "birth_year": _birth_year(p),
+                  "rating": max(0, min(MAX_RATING, p.rating or 0))}
+        new = _create_player(fields, _generated_ids(tournament.pk, p.start_no))
+        choice.federation_id, choice.how = new.federation_id, "new"
+        notes.append(_("%(differences)s: a new player %(new)s is registered for the line, as chosen")
+                     % {"differences": diff, "new": new.federation_id})
+        return new
+    if value == "file":
+        year, sex = _birth_year(p), _sex(p.sex)
+        if year is not None:
+            player.birth_year = year
+        if sex:
+            player.sex = sex
+        player.save(update_fields=["birth_year", "sex"])
+        notes.append(_("%(differences)s: the file's values are taken, as chosen") % {"differences": diff})
+        return player
+    _difference_note(p, player, notes)
+    return player

@@ -83,7 +83,7 @@ from tournaments.trf.checks import (
 from tournaments.trf.mapping import _BYE_KINDS, _POINTS, _cell_bye_kind, _points_of, parse_date
 from tournaments.trf.messages import trf_text
 from tournaments.trf.model import TrfError
-from tournaments.trf.players import PlayerChoice, _birth_date_note, _players_for, _resolve_choices
+from tournaments.trf.players import PlayerChoice, _birth_date_note, _players_for, _resolve_choices, _resolve_values
 from tournaments.trf.reader import parse_trf
 from tournaments.trf.scoring import code_points, infer_blank_codes, played_rounds
 
@@ -122,6 +122,12 @@ class ImportReport:
         ones too: ``how`` is then ``"fide_id"``)."""
         return [p for p in self.players if p.conflict]
 
+    @property
+    def differing(self) -> list[PlayerChoice]:
+        """The lines whose stored player has another sex or birth year than the file (``value`` is the
+        choice made: ``"stored"``, ``"file"``, ``"new"``, or "" when none was made)."""
+        return [p for p in self.players if p.differs]
+
 
 class _DryRun(Exception):
     """Raised inside the import's transaction to roll a dry run back."""
@@ -135,7 +141,7 @@ def tournament_import_trf(*, data: bytes | str, source: str = "<trf>", user=None
                           progress: Callable[[int, int], None] | None = None, system: str | None = None,
                           publish: bool = True, match_players: bool = True,
                           player_matches: dict[int, str | None] | None = None,
-                          dry_run: bool = False) -> ImportReport:
+                          dry_run: bool = False, player_values: dict[int, str] | None = None) -> ImportReport:
     """Create a tournament from TRF ``data``: its played rounds closed, byes entered ahead as absences.
 
     Returns an :class:`ImportReport`. Raises ValidationFailed (``field="file"``) with the line number
@@ -150,6 +156,9 @@ def tournament_import_trf(*, data: bytes | str, source: str = "<trf>", user=None
       docstring); ``player_matches`` = ``{start_no: federation_id or None}`` decides per line (None: a
       new player) — ValidationFailed ``field="player_matches"`` for an unknown id or start number.
     * ``dry_run``: do everything, then roll back; the report says what would be imported.
+    * ``player_values`` = ``{start_no: "stored" | "file" | "new"}``: for a stored player whose sex or birth
+      year differs from its line, keep the stored values, take the file's, or register a new player. Without
+      a choice such a line is refused (PlayerConflicts, ``field="player_values"``, naming the line and field).
 
     ``progress(done, total)`` is called once the file is read and checked (``done = 0``), after every
     100 entries and the last one (``done`` = entries made) and after each round r (``done = n + r * n``),
@@ -158,7 +167,7 @@ def tournament_import_trf(*, data: bytes | str, source: str = "<trf>", user=None
     """
     options = {"data": data, "source": source, "user": user, "name": name, "progress": progress,
                "system": system or None, "publish": publish, "match_players": match_players,
-               "player_matches": player_matches, "dry_run": dry_run}
+               "player_matches": player_matches, "dry_run": dry_run, "player_values": player_values}
     if not dry_run:
         with transaction.atomic():
             return _import(**options)
@@ -172,7 +181,7 @@ def tournament_import_trf(*, data: bytes | str, source: str = "<trf>", user=None
 
 
 def _import(*, data, source, user, name, progress, system, publish, match_players, player_matches,
-            dry_run: bool = False) -> ImportReport:
+            dry_run: bool = False, player_values: dict | None = None) -> ImportReport:
     if user is not None:
         access.require(access.can_create_tournament(user), _("Only organisers can import tournaments."))
     if name and no_control_characters_in(name) is not None:
@@ -320,7 +329,8 @@ def _import(*, data, source, user, name, progress, system, publish, match_player
 
     choices, confirmed = _resolve_choices(t, source, player_matches)
     players, choices_report = _players_for(t, source, tournament, match_players=match_players, choices=choices,
-                                           confirmed=confirmed, notes=notes, dry_run=dry_run)
+                                           confirmed=confirmed, notes=notes, dry_run=dry_run,
+                                           values=_resolve_values(t, player_values))
     _birth_date_note(t, notes)
     entries: dict[int, Entry] = {}
     for p in t.players:

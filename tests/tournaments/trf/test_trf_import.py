@@ -63,7 +63,11 @@ def test_forfeits_and_full_point_byes_of_autumn_congress():
 
 def test_round_trip_import_export_import_gives_the_same_tournament():
     for path in SAMPLES:
-        first = tournament_import_trf(data=path.read_bytes(), source=path.name).tournament
+        # samples share FIDE ids with another sex: the organiser keeps the stored values (as in the preview)
+        kept = {c.start_no: "stored" for c in tournament_import_trf(data=path.read_bytes(), source=path.name,
+                                                                    dry_run=True).differing}
+        first = tournament_import_trf(data=path.read_bytes(), source=path.name,
+                                      player_values=kept or None).tournament
         text = tournament_export_trf(tournament=first)
         second = tournament_import_trf(data=text.encode(), source="roundtrip.trf").tournament
 

@@ -36,6 +36,14 @@ def _player_choice(text: str) -> tuple[int, str | None]:
     return int(no), fed_id.strip() or None
 
 
+def _value_choice(text: str) -> tuple[int, str]:
+    no, sep, value = text.partition("=")
+    if not sep or not no.strip().isdecimal() or value.strip() not in ("stored", "file", "new"):
+        raise CommandError(_("--value %(value)s: write START_NO=stored, START_NO=file or START_NO=new")
+                           % {"value": repr(text)}, returncode=2)
+    return int(no), value.strip()
+
+
 class Command(BaseCommand):
     help = "Import a TRF (FIDE TRF-16) tournament file; prints the new tournament's slug as the last line."
 
@@ -51,6 +59,9 @@ class Command(BaseCommand):
         parser.add_argument("--player", action="append", default=[], metavar="START_NO=FEDERATION_ID",
                             help="use that known player for that line (START_NO= : a new player; START_NO=FIDE_ID "
                                  "confirms the stored player of the line's FIDE id); repeatable")
+        parser.add_argument("--value", action="append", default=[], metavar="START_NO=stored|file|new",
+                            help="for a stored player whose sex or birth year differs from the line: keep the "
+                                 "stored values, take the file's, or register a new player; repeatable")
         parser.add_argument("--dry-run", action="store_true", help="show what would be imported; import nothing")
         parser.add_argument("--lang", default="en", choices=[code for code, _name in settings.LANGUAGES],
                             help="language of the messages (default: en)")
@@ -61,20 +72,25 @@ class Command(BaseCommand):
 
     def _handle(self, *, path: str, name: str | None = None, system: str | None = None,
                 no_publish: bool = False, no_match_players: bool = False, player: list[str] | None = None,
-                dry_run: bool = False, **options):
+                dry_run: bool = False, value: list[str] | None = None, **options):
         p = Path(path)
         if p.is_dir():
             raise CommandError(_("%(path)s: is a directory, not a TRF file") % {"path": path}, returncode=2)
         if not p.is_file():
             raise CommandError(_("%(path)s: no such file") % {"path": path}, returncode=2)
         choices = dict(_player_choice(x) for x in player or [])
+        values = dict(_value_choice(x) for x in value or [])
         try:
             report = tournament_import_trf(
                 data=p.read_bytes(), source=p.name, name=name, system=system, publish=not no_publish,
                 match_players=not no_match_players, player_matches=choices or None, dry_run=dry_run,
+                player_values=values or None,
             )
         except PlayerConflicts as exc:
-            confirm = " ".join(f"--player {c.start_no}={c.federation_id}" for c in exc.conflicts)
+            if exc.field == "player_values":
+                confirm = " ".join(f"--value {c.start_no}=stored" for c in exc.conflicts)
+            else:
+                confirm = " ".join(f"--player {c.start_no}={c.federation_id}" for c in exc.conflicts)
             raise CommandError(_("%(message)s To confirm: %(options)s") % {"message": exc.message, "options": confirm},
                                returncode=2) from exc
         except ApplicationError as exc:
