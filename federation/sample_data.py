@@ -35,6 +35,7 @@ from tournaments.entries import services as entry_services
 from tournaments.results import services as result_services
 from tournaments.rounds import services as round_services
 from tournaments.models import Match, Tournament
+from tournaments.trf.players import PlayerConflicts
 from tournaments.trf.services import tournament_import_trf
 
 DEMO_PASSWORDS = {
@@ -183,7 +184,15 @@ def load(stdout=None) -> dict[str, str]:
         name = parse_trf(path.read_bytes()).name or path.stem
         existing = Tournament.objects.filter(name=name, imported_from_trf=True).first()
         if existing is None:
-            report = tournament_import_trf(data=path.read_bytes(), source=path.name)
+            try:
+                report = tournament_import_trf(data=path.read_bytes(), source=path.name)
+            except PlayerConflicts as exc:
+                if exc.field != "player_values":
+                    raise
+                # the sample files share FIDE ids whose sex or birth year differ from the stored demo players:
+                # the demo keeps the stored values, as an organiser would choose in the preview
+                report = tournament_import_trf(data=path.read_bytes(), source=path.name,
+                                               player_values={c.start_no: "stored" for c in exc.conflicts})
             existing = report.tournament
             services.standings_publish(tournament=existing)
             say(f"imported {path.name} as {existing.slug}\n")
