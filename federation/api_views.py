@@ -275,14 +275,21 @@ def _club_field(**kwargs):
     )
 
 
+#: Control characters the services refuse in a name (:data:`federation.validators.CONTROL_CHARACTERS`), as the
+#: schema's other text fields state them (``federation.schema``): a field with a pattern of its own keeps them out.
+_CONTROLS = r"\u0000-\u001f\u007f-\u009f\u2028\u2029"
+
+
 def _federation_id_pattern() -> RegexValidator:
-    """No spaces inside and no slash (as the service checks; stated in the schema as a pattern)."""
-    return RegexValidator(r"^\s*[^\s/]+\s*$", message=_("A federation id has no spaces and no slash."))
+    """No spaces inside, no slash, no control character (as the service checks; stated in the schema as a
+    pattern); spaces around it are stripped by the service, and count towards the 20 characters (the
+    field does not trim them first, as the schema's maxLength says)."""
+    return RegexValidator(rf"^ *[^\s/{_CONTROLS}]+ *$", message=_("A federation id has no spaces and no slash."))
 
 
 class PlayerCreateInputSerializer(StrictInputSerializer):
     federation_id = serializers.CharField(max_length=20, help_text="New, unique; no spaces or slash.",
-                                          validators=[_federation_id_pattern()])
+                                          trim_whitespace=False, validators=[_federation_id_pattern()])
     first_name = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
     last_name = serializers.CharField(max_length=60)
     sex = serializers.ChoiceField(choices=Player.Sex.choices, allow_blank=True, required=False, default="")
@@ -298,7 +305,7 @@ class PlayerUpdateInputSerializer(StrictInputSerializer):
     """Only the fields sent are changed. ``rating`` is refused: the rating run owns it."""
 
     federation_id = serializers.CharField(max_length=20, required=False, help_text="Unique; no spaces or slash.",
-                                          validators=[_federation_id_pattern()])
+                                          trim_whitespace=False, validators=[_federation_id_pattern()])
     first_name = serializers.CharField(max_length=60, required=False, allow_blank=True)
     last_name = serializers.CharField(max_length=60, required=False)
     sex = serializers.ChoiceField(choices=Player.Sex.choices, allow_blank=True, required=False)
